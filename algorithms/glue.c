@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wraps one variant's memblock.c into a struct mbd_variant. The build
+ * compiles this file once per variant (see docs/HACKING.md) with
+ *   MBD_VARIANT_ID       C identifier (name with '-' as '_')
+ *   MBD_VARIANT_NAME     "name"
+ *   MBD_VARIANT_KIND     MBD_KIND_REFERENCE / _PATCH / _MUTANT / _KERNEL
+ *   MBD_VARIANT_SUMMARY  "one line"
+ * and then localizes every symbol but the descriptor, so each variant keeps
+ * its own copy of the kernel's globals.
+ */
+#include "memblock.c"
+
+#include "mbd_variant.h"
+
+#define MBD_CAT2(a, b) a##b
+#define MBD_CAT(a, b) MBD_CAT2(a, b)
+#define MBD_DESC MBD_CAT(mbd_variant_, MBD_VARIANT_ID)
+
+_Static_assert(sizeof(struct memblock_region) == MBD_REGION_BYTES,
+	       "the oracle assumes 24-byte regions");
+_Static_assert(ARRAY_SIZE(memblock_memory_init_regions) == MBD_INIT_REGIONS &&
+	       ARRAY_SIZE(memblock_reserved_init_regions) == MBD_INIT_REGIONS,
+	       "boot arrays must hold INIT_MEMBLOCK_REGIONS");
+
+static unsigned long mbd_glue_max(uint32_t want)
+{
+	/* the boot arrays have 128 slots: a smaller max just uses fewer */
+	if (want < 1)
+		return 1;
+	if (want > MBD_INIT_REGIONS)
+		return MBD_INIT_REGIONS;
+	return want;
+}
+
+static phys_addr_t mbd_glue_limit(u64 limit)
+{
+	/* region arrays must land inside the host arena */
+	return limit < MBD_KC_PHYS_LIMIT ? limit : MBD_KC_PHYS_LIMIT;
+}
+
+static void mbd_glue_reset_type(struct memblock_type *type,
+				struct memblock_region *init, size_t n,
+				unsigned long max)
+{
+	memset(init, 0, n * sizeof(*init));
+	type->regions = init;
+	type->cnt = 0;
+	type->max = max;
+	type->total_size = 0;
+}
+
+static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
+{
+	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
+		     cfg->movable, verbose);
+
+	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
+			    ARRAY_SIZE(memblock_memory_init_regions),
+			    mbd_glue_max(cfg->memory_max));
+	mbd_glue_reset_type(&memblock.reserved, memblock_reserved_init_regions,
+			    ARRAY_SIZE(memblock_reserved_init_regions),
+			    mbd_glue_max(cfg->reserved_max));
+	memblock.memory.name = "memory";
+	memblock.reserved.name = "reserved";
+	memblock.bottom_up = cfg->bottom_up;
+	memblock.current_limit = mbd_glue_limit(cfg->limit);
+
+	memblock_memory = &memblock.memory;
+	memblock_debug = verbose > 0;
+	system_has_some_mirror = false;
+	memblock_can_resize = cfg->resize;
+	memblock_memory_in_slab = 0;
+	memblock_reserved_in_slab = 0;
+	max_low_pfn = min_low_pfn = max_pfn = 0;
+	max_possible_pfn = 0;
+}
+
+static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
+{
+	struct memblock_type *type;
+
+	switch (op->kind) {
+	case MBD_OP_ADD:
+		res->ret = memblock_add(op->base, op->size);
+		break;
+	case MBD_OP_ADD_NODE:
+		res->ret = memblock_add_node(op->base, op->size, op->nid,
+					     (enum memblock_flags)op->flags);
+		break;
+	case MBD_OP_REMOVE:
+		res->ret = memblock_remove(op->base, op->size);
+		break;
+	case MBD_OP_RESERVE:
+		res->ret = memblock_reserve(op->base, op->size);
+		break;
+	case MBD_OP_PHYS_FREE:
+		res->ret = memblock_phys_free(op->base, op->size);
+		break;
+	case MBD_OP_MARK_HOTPLUG:
+		res->ret = memblock_mark_hotplug(op->base, op->size);
+		break;
+	case MBD_OP_CLEAR_HOTPLUG:
+		res->ret = memblock_clear_hotplug(op->base, op->size);
+		break;
+	case MBD_OP_MARK_MIRROR:
+		res->ret = memblock_mark_mirror(op->base, op->size);
+		break;
+	case MBD_OP_MARK_NOMAP:
+		res->ret = memblock_mark_nomap(op->base, op->size);
+		break;
+	case MBD_OP_CLEAR_NOMAP:
+		res->ret = memblock_clear_nomap(op->base, op->size);
+		break;
+	case MBD_OP_MARK_NOINIT:
+		res->ret = memblock_reserved_mark_noinit(op->base, op->size);
+		break;
+	case MBD_OP_SET_NODE:
+		type = op->type == MBD_TYPE_RESERVED ? &memblock.reserved :
+						      &memblock.memory;
+		res->ret = memblock_set_node(op->base, op->size, type, op->nid);
+		break;
+	case MBD_OP_ALLOC_RANGE:
+		res->ret = (int64_t)memblock_phys_alloc_range(op->size, op->align,
+							      op->start, op->end);
+		break;
+	case MBD_OP_ALLOC_TRY_NID:
+		res->ret = (int64_t)memblock_phys_alloc_try_nid(op->size, op->align,
+								op->nid);
+		break;
+	case MBD_OP_SET_LIMIT:
+		memblock_set_current_limit(mbd_glue_limit(op->value));
+		break;
+	case MBD_OP_ALLOW_RESIZE:
+		memblock_allow_resize();
+		break;
+	case MBD_OP_SET_BOTTOM_UP:
+		memblock_set_bottom_up(op->value != 0);
+		break;
+	case MBD_OP_SLAB_UP:
+		mbd_kc.slab = true;
+		break;
+	case MBD_OP_TRIM:
+		memblock_trim_memory(op->value);
+		break;
+	default:
+		break;
+	}
+}
+
+static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
+{
+	res->ret = 0;
+	res->panicked = false;
+	res->panic_msg[0] = '\0';
+
+	if (setjmp(mbd_kc.panic_jmp)) {
+		/* BUG_ON()/panic() inside the call: the kernel would stop here */
+		res->panicked = true;
+		memcpy(res->panic_msg, mbd_kc.panic_msg, sizeof(res->panic_msg));
+		res->panic_msg[sizeof(res->panic_msg) - 1] = '\0';
+		return;
+	}
+	mbd_kc.armed = true;
+	mbd_glue_call(op, res);
+	mbd_kc.armed = false;
+}
+
+static void mbd_glue_copy_type(struct mbd_type_state *out,
+			       const struct memblock_type *type,
+			       const struct memblock_region *init, int in_slab)
+{
+	size_t n = type->cnt;
+
+	if (n > type->max)
+		n = type->max;
+	if (n > MBD_SNAPSHOT_MAX_REGIONS)
+		n = MBD_SNAPSHOT_MAX_REGIONS;
+	out->cnt = type->cnt;
+	out->max = type->max;
+	out->total_size = type->total_size;
+	out->regions_static = type->regions == init;
+	out->regions_slab = !out->regions_static && in_slab;
+	out->regions_pa = out->regions_static ? 0 : __pa(type->regions);
+	if (mbd_type_state_reserve(out, n))
+		n = out->cap;
+	out->n_copied = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct memblock_region *r = &type->regions[i];
+
+		out->regions[i].base = r->base;
+		out->regions[i].size = r->size;
+		out->regions[i].flags = r->flags;
+		out->regions[i].nid = memblock_get_region_node(r);
+	}
+}
+
+static void mbd_glue_snapshot(struct mbd_state *out)
+{
+	mbd_glue_copy_type(&out->memory, &memblock.memory,
+			   memblock_memory_init_regions, memblock_memory_in_slab);
+	mbd_glue_copy_type(&out->reserved, &memblock.reserved,
+			   memblock_reserved_init_regions,
+			   memblock_reserved_in_slab);
+	out->warnings = mbd_kc.warnings;
+}
+
+const struct mbd_variant MBD_DESC = {
+	.name = MBD_VARIANT_NAME,
+	.kind = MBD_VARIANT_KIND,
+	.summary = MBD_VARIANT_SUMMARY,
+	.reset = mbd_glue_reset,
+	.apply = mbd_glue_apply,
+	.snapshot = mbd_glue_snapshot,
+};

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runtime behind the kernel stand-ins: arena, panics, warnings, printk. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mbd_kc_rt.h"
+
+#define ARENA_BYTES (MBD_KC_PHYS_LIMIT + MBD_KC_HEAP_BYTES)
+#define HOST_PAGE 4096ULL
+
+static void arena_map(struct mbd_kc_ctx *c)
+{
+	void *p;
+
+	/* NORESERVE: only the pages a variant really touches cost memory. */
+	p = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "mbdiff: cannot map the %s arena (%llu bytes): %s\n",
+			c->name ? c->name : "variant",
+			(unsigned long long)ARENA_BYTES, strerror(errno));
+		exit(2);
+	}
+	c->arena = p;
+}
+
+void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
+		  bool mirror, bool movable, int verbose)
+{
+	c->name = name;
+	if (!c->arena)
+		arena_map(c);
+	if (c->touched_hi > c->touched_lo) {
+		uint64_t lo = c->touched_lo & ~(HOST_PAGE - 1);
+		uint64_t hi = (c->touched_hi + HOST_PAGE - 1) & ~(HOST_PAGE - 1);
+
+		if (hi > ARENA_BYTES)
+			hi = ARENA_BYTES;
+		madvise(c->arena + lo, hi - lo, MADV_DONTNEED);
+	}
+	c->touched_lo = UINT64_MAX;
+	c->touched_hi = 0;
+	c->heap_next = MBD_KC_PHYS_LIMIT;
+	c->armed = false;
+	c->panicked = false;
+	c->panic_msg[0] = '\0';
+	c->warnings = 0;
+	c->epoch++;
+	c->slab = slab;
+	c->mirror = mirror;
+	c->movable = movable;
+	c->verbose = verbose;
+}
+
+static void touch(struct mbd_kc_ctx *c, uint64_t lo, uint64_t hi)
+{
+	if (lo < c->touched_lo)
+		c->touched_lo = lo;
+	if (hi > c->touched_hi)
+		c->touched_hi = hi;
+}
+
+void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond)
+{
+	c->warnings++;
+	if (c->verbose)
+		fprintf(stderr, "[%s] WARNING: in %s: %s\n", c->name, func, cond);
+}
+
+static _Noreturn void leave(struct mbd_kc_ctx *c)
+{
+	c->panicked = true;
+	if (c->verbose)
+		fprintf(stderr, "[%s] Kernel panic: %s\n", c->name, c->panic_msg);
+	if (!c->armed) {
+		/* A panic outside any call is a harness bug, not a verdict. */
+		fprintf(stderr, "mbdiff: %s panicked outside a call: %s\n",
+			c->name, c->panic_msg);
+		abort();
+	}
+	c->armed = false;
+	longjmp(c->panic_jmp, 1);
+}
+
+_Noreturn void mbd_kc_panic(struct mbd_kc_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(c->panic_msg, sizeof(c->panic_msg), fmt, ap);
+	va_end(ap);
+	/* the kernel's messages end in \n; a verdict compares the text only */
+	n = strlen(c->panic_msg);
+	while (n && c->panic_msg[n - 1] == '\n')
+		c->panic_msg[--n] = '\0';
+	leave(c);
+}
+
+_Noreturn void mbd_kc_bug(struct mbd_kc_ctx *c, const char *func, const char *cond)
+{
+	/* No line numbers: the same BUG_ON in two variants must compare equal. */
+	snprintf(c->panic_msg, sizeof(c->panic_msg), "kernel BUG in %s: %s",
+		 func, cond);
+	leave(c);
+}
+
+/*
+ * One conversion of a kernel format. The kernel's pointer extensions are
+ * rewritten: %pa/%pap (phys_addr_t *) prints the address, %pS/%ps/%pF a
+ * placeholder for the caller; everything else goes to the C library.
+ */
+static const char *one_conv(FILE *out, const char *f, va_list *ap)
+{
+	char spec[32];
+	size_t n = 0;
+	int longs = 0;
+
+	spec[n++] = *f++; /* '%' */
+	while (*f && strchr("#0- +'", *f) && n < 20)
+		spec[n++] = *f++;
+	while (*f >= '0' && *f <= '9' && n < 24)
+		spec[n++] = *f++;
+	while (*f == 'l' || *f == 'h' || *f == 'z') {
+		if (*f == 'l')
+			longs++;
+		if (n < 28)
+			spec[n++] = *f;
+		f++;
+	}
+	if (*f == 'p') {
+		void *p = va_arg(*ap, void *);
+
+		f++;
+		if (*f == 'a') {
+			f++;
+			if (*f == 'p')
+				f++;
+			fprintf(out, "0x%016" PRIx64, p ? *(const uint64_t *)p : 0);
+		} else if (*f == 'S' || *f == 's' || *f == 'F' || *f == 'f') {
+			f++;
+			fputs("caller", out);
+		} else {
+			fprintf(out, "%p", p);
+		}
+		return f;
+	}
+	if (!*f)
+		return f;
+	spec[n++] = *f;
+	spec[n] = '\0';
+	switch (*f) {
+	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
+		if (longs >= 2)
+			fprintf(out, spec, va_arg(*ap, long long));
+		else if (longs == 1 || strchr(spec, 'z'))
+			fprintf(out, spec, va_arg(*ap, long));
+		else
+			fprintf(out, spec, va_arg(*ap, int));
+		break;
+	case 'c':
+		fprintf(out, spec, va_arg(*ap, int));
+		break;
+	case 's':
+		fprintf(out, spec, va_arg(*ap, const char *));
+		break;
+	case '%':
+		fputc('%', out);
+		break;
+	default:
+		fputs(spec, out);
+		break;
+	}
+	return f + 1;
+}
+
+void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap)
+{
+	va_list cp;
+	const char *f = fmt;
+
+	if (!c->verbose)
+		return;
+	/* strip a KERN_<LEVEL> prefix ("\001" + digit) */
+	if (f[0] == '\001' && f[1])
+		f += 2;
+	va_copy(cp, ap);
+	fprintf(stderr, "[%s] ", c->name ? c->name : "?");
+	while (*f) {
+		if (*f == '%') {
+			f = one_conv(stderr, f, &cp);
+		} else {
+			fputc(*f, stderr);
+			f++;
+		}
+	}
+	va_end(cp);
+	if (fmt[0] && fmt[strlen(fmt) - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	mbd_kc_vprintk(c, fmt, ap);
+	va_end(ap);
+}
+
+void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa)
+{
+	if (pa >= ARENA_BYTES)
+		mbd_kc_panic(c, "kcompat: __va(0x%" PRIx64 ") is outside the host arena", pa);
+	/* Arrays are at most a few MiB: count 32 MiB past the address as touched. */
+	touch(c, pa, pa + (32ULL << 20));
+	return c->arena + pa;
+}
+
+uint64_t mbd_kc_pa(struct mbd_kc_ctx *c, const volatile void *va)
+{
+	return (uint64_t)((uintptr_t)va - (uintptr_t)c->arena);
+}
+
+void *mbd_kc_kmalloc(struct mbd_kc_ctx *c, size_t size, bool zero)
+{
+	uint64_t off = (c->heap_next + 63) & ~63ULL;
+
+	if (size > MBD_KC_HEAP_BYTES || off + size > ARENA_BYTES)
+		return NULL;
+	c->heap_next = off + size;
+	touch(c, off, off + size);
+	/* freshly released pages read as zero; a reused heap never happens
+	 * within one input, so zeroing is only needed for kzalloc semantics */
+	if (zero)
+		memset(c->arena + off, 0, size);
+	return c->arena + off;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kcompat runtime: what the kernel stand-ins need at run time, one
+ * context per variant (each variant translation unit has its own static
+ * context, see kcompat.h), so variants never share kernel-side state.
+ */
+#ifndef MBD_KC_RT_H
+#define MBD_KC_RT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Physical addresses below this are backed by the variant's host arena, so
+ * region arrays that memblock_double_array() places in "physical memory"
+ * really live there. memblock.current_limit is clamped to it.
+ */
+#define MBD_KC_PHYS_LIMIT (1ULL << 40)
+/* kmalloc() is a bump allocator in the arena just above the physical
+ * window, so slab addresses are deterministic and never alias memblock's. */
+#define MBD_KC_HEAP_BYTES (1ULL << 30)
+
+struct mbd_kc_ctx {
+	jmp_buf panic_jmp;      /* where BUG_ON()/panic() return to */
+	bool armed;             /* inside a call: panic_jmp is valid */
+	bool panicked;
+	char panic_msg[160];
+	uint64_t warnings;      /* WARN_ON() hits since reset */
+	unsigned int epoch;     /* bumped at reset: re-arms WARN_ON_ONCE() */
+	bool slab;              /* slab_is_available() */
+	bool mirror;            /* mirrored_kernelcore */
+	bool movable;           /* movable_node_is_enabled() */
+	int verbose;            /* pr_*() to stderr when > 0 */
+	const char *name;       /* variant name, for messages */
+	uint8_t *arena;         /* MBD_KC_PHYS_LIMIT + MBD_KC_HEAP_BYTES */
+	uint64_t touched_lo;    /* arena range handed out since reset */
+	uint64_t touched_hi;
+	uint64_t heap_next;     /* next free heap offset */
+};
+
+/* Back to boot state: releases every arena page touched since the last
+ * reset (so memory use stays flat), clears counters, re-arms ONCE warnings. */
+void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
+		  bool mirror, bool movable, int verbose);
+
+void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond);
+_Noreturn void mbd_kc_panic(struct mbd_kc_ctx *c, const char *fmt, ...);
+_Noreturn void mbd_kc_bug(struct mbd_kc_ctx *c, const char *func, const char *cond);
+/* printk with the kernel's %pa / %pS extensions; silent unless verbose. */
+void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...);
+void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap);
+
+void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa);
+uint64_t mbd_kc_pa(struct mbd_kc_ctx *c, const volatile void *va);
+void *mbd_kc_kmalloc(struct mbd_kc_ctx *c, size_t size, bool zero);
+
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace model: one boot configuration plus a sequence of memblock calls.
+ * Every input (fuzzer bytes, .mbt text, boot logs) becomes one of these, and
+ * nothing else in mbdiff interprets inputs.
+ */
+#ifndef MBD_TRACE_H
+#define MBD_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MBD_PHYS_ADDR_MAX UINT64_MAX
+#define MBD_ALLOC_ANYWHERE UINT64_MAX /* MEMBLOCK_ALLOC_ANYWHERE */
+#define MBD_ALLOC_ACCESSIBLE 0ULL     /* MEMBLOCK_ALLOC_ACCESSIBLE */
+#define MBD_PAGE_SIZE 4096ULL
+#define MBD_NUMA_NO_NODE (-1)
+#define MBD_MAX_NUMNODES 64 /* CONFIG_NODES_SHIFT=6, x86_64 default */
+#define MBD_INIT_REGIONS 128 /* INIT_MEMBLOCK_REGIONS */
+#define MBD_REGION_BYTES 24 /* sizeof(struct memblock_region), 64-bit, NUMA */
+
+/* memblock_flags bits as in v6.11-v6.15 include/linux/memblock.h */
+#define MBD_FLAG_HOTPLUG 0x1u
+#define MBD_FLAG_MIRROR 0x2u
+#define MBD_FLAG_NOMAP 0x4u
+#define MBD_FLAG_DRIVER_MANAGED 0x8u
+#define MBD_FLAG_RSRV_NOINIT 0x10u
+
+/* Ops above this many are dropped by the binary decoders (bounded work). */
+#define MBD_FUZZ_MAX_OPS 64
+
+struct mbd_config {
+	uint32_t memory_max;   /* memblock.memory.max at boot, 1..128 */
+	uint32_t reserved_max; /* memblock.reserved.max at boot, 1..128 */
+	bool resize;           /* memblock_allow_resize() already called */
+	bool slab;             /* slab_is_available() */
+	bool bottom_up;        /* memblock.bottom_up */
+	bool mirror;           /* mirrored_kernelcore (kernelcore=mirror) */
+	bool movable;          /* movable_node_is_enabled() */
+	uint64_t limit;        /* memblock.current_limit */
+};
+
+enum mbd_op_kind {
+	MBD_OP_ADD,            /* memblock_add(base, size) */
+	MBD_OP_ADD_NODE,       /* memblock_add_node(base, size, nid, flags) */
+	MBD_OP_REMOVE,         /* memblock_remove(base, size) */
+	MBD_OP_RESERVE,        /* memblock_reserve(base, size) */
+	MBD_OP_PHYS_FREE,      /* memblock_phys_free(base, size) */
+	MBD_OP_MARK_HOTPLUG,   /* memblock_mark_hotplug(base, size) */
+	MBD_OP_CLEAR_HOTPLUG,  /* memblock_clear_hotplug(base, size) */
+	MBD_OP_MARK_MIRROR,    /* memblock_mark_mirror(base, size) */
+	MBD_OP_MARK_NOMAP,     /* memblock_mark_nomap(base, size) */
+	MBD_OP_CLEAR_NOMAP,    /* memblock_clear_nomap(base, size) */
+	MBD_OP_MARK_NOINIT,    /* memblock_reserved_mark_noinit(base, size) */
+	MBD_OP_SET_NODE,       /* memblock_set_node(base, size, type, nid) */
+	MBD_OP_ALLOC_RANGE,    /* memblock_phys_alloc_range(size, align, start, end) */
+	MBD_OP_ALLOC_TRY_NID,  /* memblock_phys_alloc_try_nid(size, align, nid) */
+	MBD_OP_SET_LIMIT,      /* memblock_set_current_limit(limit) */
+	MBD_OP_ALLOW_RESIZE,   /* memblock_allow_resize() */
+	MBD_OP_SET_BOTTOM_UP,  /* memblock_set_bottom_up(enable) */
+	MBD_OP_SLAB_UP,        /* slab_is_available() becomes true */
+	MBD_OP_TRIM,           /* memblock_trim_memory(align) */
+	MBD_OP__COUNT
+};
+
+/* What operands an op carries; drives the text form and the decoders. */
+enum mbd_op_shape {
+	MBD_SHAPE_RANGE,       /* base, size */
+	MBD_SHAPE_RANGE_NODE,  /* base, size, nid, flags */
+	MBD_SHAPE_SET_NODE,    /* base, size, type, nid */
+	MBD_SHAPE_ALLOC_RANGE, /* size, align, start, end */
+	MBD_SHAPE_ALLOC_NID,   /* size, align, nid */
+	MBD_SHAPE_VALUE,       /* value */
+	MBD_SHAPE_NONE,
+};
+
+enum mbd_type_sel { MBD_TYPE_MEMORY = 0, MBD_TYPE_RESERVED = 1 };
+
+/*
+ * One call. Field use by shape:
+ *   RANGE:       base, size
+ *   RANGE_NODE:  base, size, nid, flags
+ *   SET_NODE:    base, size, type, nid
+ *   ALLOC_RANGE: size, align, start (= from), end (= max_addr)
+ *   ALLOC_NID:   size, align, nid
+ *   VALUE:       value (limit, align for trim, 0/1 for bottom-up)
+ * Unused fields are zero, so two equal ops compare equal with memcmp.
+ */
+struct mbd_op {
+	uint32_t kind; /* enum mbd_op_kind */
+	uint32_t flags;
+	int32_t nid;
+	uint32_t type; /* enum mbd_type_sel */
+	uint64_t base;
+	uint64_t size;
+	uint64_t align;
+	uint64_t start;
+	uint64_t end;
+	uint64_t value;
+};
+
+struct mbd_trace {
+	struct mbd_config cfg;
+	struct mbd_op *ops;
+	uint32_t *lines; /* source line of each op (text input), 0 otherwise */
+	size_t n_ops;
+	size_t cap;
+};
+
+struct mbd_op_info {
+	const char *name;   /* kernel function name, also the .mbt keyword */
+	enum mbd_op_shape shape;
+};
+
+extern const struct mbd_op_info mbd_op_table[MBD_OP__COUNT];
+
+/* Kernel name of op kind k, "?" if out of range. */
+const char *mbd_op_name(uint32_t kind);
+/* Op kind for a kernel name, -1 if unknown. */
+int mbd_op_lookup(const char *name, size_t len);
+
+/* The boot state the kernel starts in (max 128, no resize, top-down, ...). */
+void mbd_config_default(struct mbd_config *cfg);
+
+void mbd_trace_init(struct mbd_trace *t);
+void mbd_trace_free(struct mbd_trace *t);
+/* Drop the ops and restore the default config; keeps the buffers. */
+void mbd_trace_clear(struct mbd_trace *t);
+/* Append an op (copied); line may be 0. Returns 0, or -1 when out of memory. */
+int mbd_trace_push(struct mbd_trace *t, const struct mbd_op *op, uint32_t line);
+/* Deep copy; returns 0 or -1. */
+int mbd_trace_copy(struct mbd_trace *dst, const struct mbd_trace *src);
+/* Zero the fields the op's shape does not use. */
+void mbd_op_normalize(struct mbd_op *op);
+
+#endif

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* State buffers and the variant registry lookups. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd_variant.h"
+
+void mbd_state_init(struct mbd_state *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void mbd_state_free(struct mbd_state *s)
+{
+	free(s->memory.regions);
+	free(s->reserved.regions);
+	mbd_state_init(s);
+}
+
+int mbd_type_state_reserve(struct mbd_type_state *t, size_t n)
+{
+	size_t cap;
+	struct mbd_region *r;
+
+	if (n <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap : 16;
+	while (cap < n)
+		cap *= 2;
+	r = realloc(t->regions, cap * sizeof(*r));
+	if (!r)
+		return -1;
+	t->regions = r;
+	t->cap = cap;
+	return 0;
+}
+
+static void type_copy(struct mbd_type_state *d, const struct mbd_type_state *s)
+{
+	struct mbd_region *keep = d->regions;
+	size_t cap = d->cap;
+
+	*d = *s;
+	d->regions = keep;
+	d->cap = cap;
+	if (mbd_type_state_reserve(d, s->n_copied))
+		d->n_copied = d->cap;
+	if (d->n_copied)
+		memcpy(d->regions, s->regions, d->n_copied * sizeof(*d->regions));
+}
+
+void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src)
+{
+	type_copy(&dst->memory, &src->memory);
+	type_copy(&dst->reserved, &src->reserved);
+	dst->warnings = src->warnings;
+}
+
+size_t mbd_variant_count(void)
+{
+	size_t n = 0;
+
+	while (mbd_variants[n])
+		n++;
+	return n;
+}
+
+const struct mbd_variant *mbd_variant_find(const char *name)
+{
+	for (size_t i = 0; mbd_variants[i]; i++)
+		if (strcmp(mbd_variants[i]->name, name) == 0)
+			return mbd_variants[i];
+	return NULL;
+}
+
+const char *mbd_variant_kind_name(enum mbd_variant_kind k)
+{
+	switch (k) {
+	case MBD_KIND_REFERENCE: return "reference";
+	case MBD_KIND_PATCH: return "patch";
+	case MBD_KIND_MUTANT: return "mutant";
+	case MBD_KIND_KERNEL: return "kernel";
+	}
+	return "?";
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A tiny assertion helper for the unit tests: count, report, keep going. */
+#ifndef MBD_TEST_H
+#define MBD_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int mbd_test_passed, mbd_test_failed;
+
+#define MBD_CHECK(cond) do {						\
+	if (cond) {							\
+		mbd_test_passed++;					\
+	} else {							\
+		mbd_test_failed++;					\
+		fprintf(stderr, "%s:%d: check failed: %s\n",		\
+			__FILE__, __LINE__, #cond);			\
+	}								\
+} while (0)
+
+#define MBD_CHECK_EQ_U64(a, b) do {					\
+	uint64_t mbd_a_ = (uint64_t)(a), mbd_b_ = (uint64_t)(b);	\
+	if (mbd_a_ == mbd_b_) {						\
+		mbd_test_passed++;					\
+	} else {							\
+		mbd_test_failed++;					\
+		fprintf(stderr, "%s:%d: %s == %s failed: 0x%" PRIx64	\
+			" != 0x%" PRIx64 "\n", __FILE__, __LINE__,	\
+			#a, #b, mbd_a_, mbd_b_);			\
+	}								\
+} while (0)
+
+#define MBD_CHECK_STR(a, b) do {					\
+	const char *mbd_a_ = (a), *mbd_b_ = (b);			\
+	if (mbd_a_ && mbd_b_ && strcmp(mbd_a_, mbd_b_) == 0) {		\
+		mbd_test_passed++;					\
+	} else {							\
+		mbd_test_failed++;					\
+		fprintf(stderr, "%s:%d: %s == %s failed: \"%s\" != \"%s\"\n", \
+			__FILE__, __LINE__, #a, #b,			\
+			mbd_a_ ? mbd_a_ : "(null)", mbd_b_ ? mbd_b_ : "(null)"); \
+	}								\
+} while (0)
+
+/* Print the closing line ctest and CI read, and return the exit status. */
+static inline int mbd_test_done(void)
+{
+	printf("%d passed, %d failed\n", mbd_test_passed, mbd_test_failed);
+	return mbd_test_failed ? 1 : 0;
+}
+
+#endif
