@@ -8,7 +8,7 @@
 
 /*
  * Files named *.mbt, and files that look like text traces (printable, first
- * significant token "config", "expect" or a memblock_ op), are parsed as
+ * significant token "config" or a known op name), are parsed as
  * text; anything else is decoded as fuzzer bytes with dec.
  * Returns 0, or -1 with d filled (unreadable file, text parse error).
  */
