@@ -16,6 +16,14 @@ struct mbd_runner_opts {
 	enum mbd_class min_class; /* ignore differences below this (default
 				     MBD_CLASS_WARNING: report everything) */
 	int verbose;            /* kernel pr_* and memblock_dbg to stderr */
+	/*
+	 * A differential verdict assumes a sound baseline. When the baseline
+	 * itself hits a BUG_ON() or fails the oracle, true (the default)
+	 * ends the trace there as a baseline fault (v->baseline_fault, not
+	 * divergent: such inputs are findings about the baseline, reported by
+	 * running it alone); false reports the divergence that follows.
+	 */
+	bool skip_baseline_faults;
 };
 
 void mbd_runner_opts_default(struct mbd_runner_opts *o);

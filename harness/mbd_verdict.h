@@ -48,6 +48,8 @@ struct mbd_verdict {
 	size_t ops_run;        /* ops executed by every variant */
 	bool all_panicked;     /* trace ended early: every variant panicked
 				  with the same message (agreement) */
+	bool baseline_fault;   /* trace ended early: the baseline hit BUG_ON()
+				  or failed the oracle (see mbd_runner_opts) */
 	char detail[256];      /* one human line: what differs */
 	/*
 	 * One stable line, e.g.

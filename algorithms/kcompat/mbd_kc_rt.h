@@ -22,6 +22,8 @@
 /* kmalloc() is a bump allocator in the arena just above the physical
  * window, so slab addresses are deterministic and never alias memblock's. */
 #define MBD_KC_HEAP_BYTES (1ULL << 30)
+/* KMALLOC_MAX_SIZE with 4 KiB pages and MAX_ORDER 10 */
+#define MBD_KC_KMALLOC_MAX (4ULL << 20)
 
 struct mbd_kc_ctx {
 	jmp_buf panic_jmp;      /* where BUG_ON()/panic() return to */

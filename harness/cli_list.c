@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `mbdiff list`: the variants linked into this binary. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mbd_cli.h"
+
+int mbd_cli_list(int argc, char **argv)
+{
+	int w = 4;
+
+	if (argc > 1)
+		return mbd_cli_bad_usage("list takes no arguments (got \"%s\")", argv[1]);
+	for (size_t i = 0; mbd_variants[i]; i++) {
+		int len = (int)strlen(mbd_variants[i]->name);
+
+		if (len > w)
+			w = len;
+	}
+	printf("%-*s  %-9s  %s\n", w, "NAME", "KIND", "SUMMARY");
+	for (size_t i = 0; mbd_variants[i]; i++) {
+		const struct mbd_variant *v = mbd_variants[i];
+
+		printf("%-*s  %-9s  %s\n", w, v->name, mbd_variant_kind_name(v->kind),
+		       v->summary ? v->summary : "");
+	}
+	return MBD_EXIT_OK;
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The differential fuzz target: decode the input bytes into a trace, run it
+ * on every selected variant in lockstep, and abort() with a report at the
+ * first divergence, so that every engine (libFuzzer, AFL++, the replay
+ * driver) saves the input as a crash. Options: fuzz_options.h.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_options.h"
+#include "mbd_bin.h"
+#include "mbd_report.h"
+#include "mbd_runner.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * Process-wide by necessity: the engine calls us with bytes only. Nothing
+ * here carries over from one input to the next; the runner resets every
+ * variant (and its arena, warnings, panic state) at the start of each run,
+ * and the trace is cleared before each decode.
+ */
+static struct {
+	struct mbd_runner *runner;
+	struct mbd_trace trace;
+	enum mbd_decoder decoder;
+	int verbose;
+} g;
+
+static _Noreturn void bad_options(void)
+{
+	fputs("mbdiff: bad fuzz target options (--help lists them)\n", stderr);
+	exit(2);
+}
+
+static void setup(const struct mbd_fuzz_opts *o)
+{
+	char pair[256];
+
+	g.runner = mbd_runner_new(o->variants, o->n_variants, &o->runner);
+	if (!g.runner) {
+		fputs("mbdiff: cannot create the runner (out of memory)\n", stderr);
+		exit(2);
+	}
+	mbd_trace_init(&g.trace);
+	g.decoder = o->decoder;
+	g.verbose = o->runner.verbose;
+	mbd_fuzz_opts_pair(o, pair, sizeof(pair));
+	fprintf(stderr, "mbdiff: fuzz target %s, decoder %s, oracle %s, min-class %s\n",
+		pair, mbd_decoder_name(o->decoder), o->runner.oracle ? "on" : "off",
+		mbd_class_name(o->runner.min_class));
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct mbd_fuzz_opts o;
+
+	if (g.runner)
+		return 0;
+	mbd_fuzz_opts_default(&o);
+	if (mbd_fuzz_opts_argv(&o, *argc, *argv, stderr))
+		bad_options();
+	if (o.help) {
+		mbd_fuzz_usage(stdout, *argc > 0 ? (*argv)[0] : "fuzz_diff");
+		exit(0);
+	}
+	if (mbd_fuzz_opts_finish(&o, stderr))
+		bad_options();
+	setup(&o);
+	return 0;
+}
+
+/* For drivers that never call LLVMFuzzerInitialize: options from the
+ * environment, else the defaults. */
+static void setup_without_init(void)
+{
+	struct mbd_fuzz_opts o;
+	const char *env = getenv(MBD_FUZZ_ARGS_ENV);
+	char **words = NULL;
+	int n = 0;
+
+	mbd_fuzz_opts_default(&o);
+	if (env) {
+		n = mbd_fuzz_split_args(env, &words);
+		if (n < 0) {
+			fputs("mbdiff: out of memory\n", stderr);
+			exit(2);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (mbd_fuzz_opts_arg(&o, words[i], stderr) <= 0)
+			bad_options();
+	mbd_fuzz_args_free(words);
+	if (mbd_fuzz_opts_finish(&o, stderr))
+		bad_options();
+	setup(&o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mbd_verdict v;
+	int rc;
+
+	memset(&v, 0, sizeof(v));
+	if (!g.runner)
+		setup_without_init();
+	mbd_trace_clear(&g.trace);
+	mbd_bin_decode(data, size, g.decoder, &g.trace);
+	rc = mbd_runner_run(g.runner, &g.trace, &v);
+	if (rc < 0) {
+		/* Not a verdict, but the input must not be lost either. */
+		fputs("mbdiff: internal error: the runner failed (out of memory)\n",
+		      stderr);
+		abort();
+	}
+	if (rc > 0) {
+		mbd_report_print(stderr, g.runner, &g.trace, &v);
+		fflush(stderr);
+		abort();
+	}
+	if (g.verbose)
+		mbd_report_ok(stderr, g.runner, &g.trace, &v);
+	return 0;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Double-dash options shared by the fuzz entry points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_options.h"
+
+void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->decoder = MBD_DECODER_STRUCTURED;
+	mbd_runner_opts_default(&o->runner);
+}
+
+static void list_variants(FILE *err)
+{
+	fputs("mbdiff: variants in this build:", err);
+	for (size_t i = 0; mbd_variants[i]; i++)
+		fprintf(err, " %s", mbd_variants[i]->name);
+	fputc('\n', err);
+}
+
+/* "a,b,c" -> o->variants; every name known, none twice. */
+static int parse_variants(struct mbd_fuzz_opts *o, const char *list, FILE *err)
+{
+	char name[128];
+	const char *p = list;
+	size_t n = 0;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct mbd_variant *v;
+
+		if (len == 0 || len >= sizeof(name)) {
+			fprintf(err, "mbdiff: --variants=%s: expected a comma-separated "
+				"list of variant names\n", list);
+			return -1;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		v = mbd_variant_find(name);
+		if (!v) {
+			fprintf(err, "mbdiff: unknown variant '%s'\n", name);
+			list_variants(err);
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (o->variants[i] == v) {
+				/* One object has one set of kernel globals: running
+				 * it twice in lockstep would compare it with itself
+				 * while both copies trample the same state. */
+				fprintf(err, "mbdiff: variant '%s' given twice; a variant "
+					"cannot run against itself (it has one set of "
+					"globals): use reference~reference-twin for a "
+					"self-check\n", name);
+				return -1;
+			}
+		}
+		if (n == MBD_FUZZ_MAX_VARIANTS) {
+			fprintf(err, "mbdiff: --variants: at most %d variants\n",
+				MBD_FUZZ_MAX_VARIANTS);
+			return -1;
+		}
+		o->variants[n++] = v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	o->n_variants = n;
+	return 0;
+}
+
+static int parse_min_class(struct mbd_fuzz_opts *o, const char *name, FILE *err)
+{
+	enum mbd_class c = mbd_class_lookup(name);
+
+	if (c == MBD_CLASS_NONE) {
+		fprintf(err, "mbdiff: --min-class=%s: unknown class; one of:", name);
+		for (int k = MBD_CLASS_WARNING; k < MBD_CLASS__COUNT; k++)
+			fprintf(err, " %s", mbd_class_name((enum mbd_class)k));
+		fputc('\n', err);
+		return -1;
+	}
+	o->runner.min_class = c;
+	return 0;
+}
+
+static int parse_verbose(struct mbd_fuzz_opts *o, const char *val, FILE *err)
+{
+	char *end;
+	long v;
+
+	if (!val) {
+		o->runner.verbose++;
+		return 0;
+	}
+	v = strtol(val, &end, 10);
+	if (*val == '\0' || *end != '\0' || v < 0 || v > 9) {
+		fprintf(err, "mbdiff: --verbose=%s: expected a level 0..9\n", val);
+		return -1;
+	}
+	o->runner.verbose = (int)v;
+	return 0;
+}
+
+/* name matches "--NAME" or "--NAME=..."; *val gets the value or NULL. */
+static bool opt_is(const char *arg, const char *name, const char **val)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(arg + 2, name, len) != 0)
+		return false;
+	if (arg[2 + len] == '\0') {
+		*val = NULL;
+		return true;
+	}
+	if (arg[2 + len] == '=') {
+		*val = arg + 3 + len;
+		return true;
+	}
+	return false;
+}
+
+static int need_value(const char *opt, const char *val, const char *form,
+		      FILE *err)
+{
+	if (val)
+		return 0;
+	fprintf(err, "mbdiff: --%s needs a value: --%s=%s\n", opt, opt, form);
+	return -1;
+}
+
+static int no_value(const char *opt, const char *val, FILE *err)
+{
+	if (!val)
+		return 0;
+	fprintf(err, "mbdiff: --%s takes no value\n", opt);
+	return -1;
+}
+
+int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
+{
+	const char *val;
+	int rc;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return 0;
+	if (arg[2] == '\0')
+		return 1;
+	if (opt_is(arg, "variants", &val)) {
+		rc = need_value("variants", val, "a,b[,c...]", err);
+		if (!rc)
+			rc = parse_variants(o, val, err);
+	} else if (opt_is(arg, "decoder", &val)) {
+		rc = need_value("decoder", val, "structured|naive", err);
+		if (!rc) {
+			int d = mbd_decoder_lookup(val);
+
+			if (d < 0) {
+				fprintf(err, "mbdiff: --decoder=%s: expected "
+					"structured or naive\n", val);
+				rc = -1;
+			} else {
+				o->decoder = (enum mbd_decoder)d;
+			}
+		}
+	} else if (opt_is(arg, "no-oracle", &val)) {
+		rc = no_value("no-oracle", val, err);
+		o->runner.oracle = false;
+	} else if (opt_is(arg, "no-skip-baseline-faults", &val)) {
+		rc = no_value("no-skip-baseline-faults", val, err);
+		o->runner.skip_baseline_faults = false;
+	} else if (opt_is(arg, "min-class", &val)) {
+		rc = need_value("min-class", val, "CLASS", err);
+		if (!rc)
+			rc = parse_min_class(o, val, err);
+	} else if (opt_is(arg, "verbose", &val)) {
+		rc = parse_verbose(o, val, err);
+	} else if (opt_is(arg, "help", &val)) {
+		rc = no_value("help", val, err);
+		o->help = true;
+	} else {
+		fprintf(err, "mbdiff: unknown option '%s' (--help lists them)\n", arg);
+		rc = -1;
+	}
+	return rc ? -1 : 1;
+}
+
+int mbd_fuzz_opts_argv(struct mbd_fuzz_opts *o, int argc, char **argv,
+		       FILE *err)
+{
+	for (int i = 1; i < argc; i++)
+		if (mbd_fuzz_opts_arg(o, argv[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+int mbd_fuzz_opts_finish(struct mbd_fuzz_opts *o, FILE *err)
+{
+	if (o->n_variants)
+		return 0;
+	return parse_variants(o, MBD_FUZZ_DEFAULT_VARIANTS, err);
+}
+
+void mbd_fuzz_opts_pair(const struct mbd_fuzz_opts *o, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	if (!n)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->n_variants && used + 1 < n; i++) {
+		int w = snprintf(buf + used, n - used, "%s%s", i ? "~" : "",
+				 o->variants[i]->name);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+void mbd_fuzz_usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"usage: %s [engine flags] [--options] [files or dirs]\n"
+		"options (double dash; libFuzzer ignores and forwards them):\n"
+		"  --variants=A,B[,C...]  run these in lockstep, A the baseline\n"
+		"                         (default " MBD_FUZZ_DEFAULT_VARIANTS ")\n"
+		"  --decoder=structured|naive  how input bytes become a trace\n"
+		"  --no-oracle            compare the variants only\n"
+		"  --min-class=CLASS      ignore differences below CLASS: warning,\n"
+		"                         capacity, layout, return, invariant,\n"
+		"                         coverage, panic\n"
+		"  --no-skip-baseline-faults  when the baseline itself faults, go\n"
+		"                         on and report the divergence that follows\n"
+		"  --verbose[=N]          kernel pr_*() output and clean-run lines\n"
+		"  --help                 this text\n"
+		"The AFL++ target also reads options from $" MBD_FUZZ_ARGS_ENV ".\n",
+		prog);
+	list_variants(out);
+}
+
+int mbd_fuzz_split_args(const char *s, char ***out)
+{
+	size_t n = 0, cap = 8;
+	char **v = malloc(cap * sizeof(*v));
+
+	if (!v)
+		return -1;
+	while (*s) {
+		size_t len;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		len = strcspn(s, " \t\n");
+		if (!len)
+			break;
+		if (n + 2 > cap) {
+			char **nv = realloc(v, 2 * cap * sizeof(*v));
+
+			if (!nv)
+				goto oom;
+			v = nv;
+			cap *= 2;
+		}
+		v[n] = malloc(len + 1);
+		if (!v[n])
+			goto oom;
+		memcpy(v[n], s, len);
+		v[n][len] = '\0';
+		n++;
+		s += len;
+	}
+	v[n] = NULL;
+	*out = v;
+	return (int)n;
+oom:
+	v[n] = NULL;
+	mbd_fuzz_args_free(v);
+	return -1;
+}
+
+void mbd_fuzz_args_free(char **v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}

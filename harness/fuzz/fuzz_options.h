@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Options of the fuzz entry points (libFuzzer target, AFL++ target, replay
+ * driver). They are double-dash arguments, "--name[=value]": libFuzzer
+ * ignores those and passes them on to its -jobs children, so the same
+ * command line works for every engine. Anything else (engine flags, files)
+ * is not ours and is left alone.
+ */
+#ifndef MBD_FUZZ_OPTIONS_H
+#define MBD_FUZZ_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mbd_bin.h"
+#include "mbd_runner.h"
+#include "mbd_variant.h"
+
+#define MBD_FUZZ_MAX_VARIANTS 16
+#define MBD_FUZZ_DEFAULT_VARIANTS "reference,zhou-2025"
+/* Environment variable the AFL++ target reads its options from. */
+#define MBD_FUZZ_ARGS_ENV "MBDIFF_ARGS"
+
+struct mbd_fuzz_opts {
+	/* variants[0] is the baseline; n_variants is 0 until --variants or
+	 * mbd_fuzz_opts_finish() sets it */
+	const struct mbd_variant *variants[MBD_FUZZ_MAX_VARIANTS];
+	size_t n_variants;
+	enum mbd_decoder decoder;
+	struct mbd_runner_opts runner;
+	bool help;                /* --help was given */
+};
+
+void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o);
+
+/*
+ * Parse one argument. Returns 1 if it was ours (any "--..." argument; a
+ * bare "--" is accepted and ignored), 0 if it is not (engine flag, file),
+ * -1 if it was ours but wrong (the reason is printed to err).
+ */
+int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err);
+
+/* Parse argv[1..argc-1]. Returns 0, or -1 at the first bad option. */
+int mbd_fuzz_opts_argv(struct mbd_fuzz_opts *o, int argc, char **argv,
+		       FILE *err);
+
+/* Fill in the default variants if none were given. Returns 0 or -1. */
+int mbd_fuzz_opts_finish(struct mbd_fuzz_opts *o, FILE *err);
+
+/* The variant names joined by '~' ("reference~zhou-2025"), truncated to n. */
+void mbd_fuzz_opts_pair(const struct mbd_fuzz_opts *o, char *buf, size_t n);
+
+void mbd_fuzz_usage(FILE *out, const char *prog);
+
+/*
+ * Split s at blanks into a malloc'd, NULL-terminated vector (no quoting:
+ * option values never contain blanks). Returns the number of words, or -1
+ * when out of memory. Free with mbd_fuzz_args_free().
+ */
+int mbd_fuzz_split_args(const char *s, char ***out);
+void mbd_fuzz_args_free(char **v);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Pieces shared by the `mbdiff` subcommands (cli*.c); not a library API. */
+#ifndef MBD_CLI_H
+#define MBD_CLI_H
+
+#include <stdio.h>
+
+#include "mbd_bin.h"
+#include "mbd_runner.h"
+
+/* Exit statuses of every subcommand. */
+#define MBD_EXIT_OK 0
+#define MBD_EXIT_DIVERGENT 1
+#define MBD_EXIT_ERROR 2
+
+/* Options several subcommands take. */
+struct mbd_cli_opts {
+	const char *variants;  /* "a,b,..." or NULL for the default set */
+	enum mbd_decoder dec;
+	struct mbd_runner_opts ropts;
+};
+
+void mbd_cli_opts_default(struct mbd_cli_opts *o);
+
+void mbd_cli_usage(FILE *out);
+/* Print "mbdiff: <msg>" and the usage to stderr; returns MBD_EXIT_ERROR. */
+int mbd_cli_bad_usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* Print "mbdiff: <msg>" to stderr; returns MBD_EXIT_ERROR. */
+int mbd_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Match argv[*i] against option name ("--variants"). With val NULL the
+ * option takes no value; otherwise "--name VALUE" and "--name=VALUE" both
+ * work and *i moves past the value. Returns 1 if matched, 0 if not, -1 if
+ * the value is missing (or a flag was given one).
+ */
+int mbd_cli_match(int argc, char **argv, int *i, const char *name,
+		  const char **val);
+
+/*
+ * Try the shared options (--variants, --decoder, --no-oracle, --min-class,
+ * --no-skip-baseline-faults, --verbose) at argv[*i]. Returns 1 if
+ * consumed, 0 if not one of them, -1 after printing a usage error.
+ */
+int mbd_cli_common_opt(int argc, char **argv, int *i, struct mbd_cli_opts *o);
+
+/* The runner for o->variants (or the default set); NULL after an error. */
+struct mbd_runner *mbd_cli_runner(const struct mbd_cli_opts *o);
+
+/* t as .mbt text after header (may be NULL), in a malloc'd buffer. */
+int mbd_cli_format_mbt(const struct mbd_trace *t, const char *header,
+		       char **buf, size_t *len);
+
+/* Same config and ops (after normalizing both). */
+bool mbd_cli_same_trace(const struct mbd_trace *a, const struct mbd_trace *b);
+
+int mbd_cli_list(int argc, char **argv);
+int mbd_cli_replay(int argc, char **argv);
+int mbd_cli_convert(int argc, char **argv);
+int mbd_cli_minimize(int argc, char **argv);
+
+#endif
