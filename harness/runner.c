@@ -225,14 +225,15 @@ static void oracle_all(const struct mbd_runner *r, const struct mbd_op *op,
 		memset(&of, 0, sizeof(of));
 		c = mbd_oracle_step(s->oracle, op, s->before, s->after,
 				    &s->res, &of);
-		if (c == MBD_CLASS_NONE || c < r->opts.min_class)
+		if (c == MBD_CLASS_NONE)
 			continue;
+		/* a baseline fault voids the comparison whatever min_class says */
 		if (i == 0 && base) {
 			*base = of;
 			base->cls = c;
 			continue;
 		}
-		if (c <= f->cls)
+		if (c < r->opts.min_class || c <= f->cls)
 			continue;
 		*best = of;
 		f->cls = c;
@@ -265,6 +266,18 @@ static void fill_divergence(const struct mbd_runner *r, struct mbd_verdict *v,
  * The baseline itself is unsound at op i: stop without a verdict, since
  * every comparison against it from here on means nothing.
  */
+/*
+ * A BUG_ON() (or a harness limit) in the baseline means it is broken; a
+ * plain panic() such as "cannot resize" is a designed outcome that the
+ * other variants must reproduce.
+ */
+static bool baseline_bug(const struct mbd_result *res)
+{
+	return res->panicked &&
+	       (strncmp(res->panic_msg, "kernel BUG", 10) == 0 ||
+		strncmp(res->panic_msg, "kcompat:", 8) == 0);
+}
+
 static int baseline_fault(struct mbd_verdict *v, size_t i,
 			  const struct mbd_op *op, enum mbd_class cls,
 			  enum mbd_where where, bool by_oracle, const char *what)
@@ -312,7 +325,7 @@ int mbd_runner_run(struct mbd_runner *r, const struct mbd_trace *t,
 			set_detail(v, r->slot[0].res.panic_msg);
 			return 0;
 		}
-		if (skip && r->slot[0].res.panicked) {
+		if (skip && baseline_bug(&r->slot[0].res)) {
 			snprintf(msg, sizeof(msg), "panic: %.160s",
 				 r->slot[0].res.panic_msg);
 			return baseline_fault(v, i, op, MBD_CLASS_PANIC,

@@ -174,7 +174,9 @@ static void model_apply(struct fake_model *m, const struct mbd_op *op,
 		    (m->mode == FM_PANIC_X || m->mode == FM_PANIC_Y)) {
 			res->panicked = true;
 			snprintf(res->panic_msg, sizeof(res->panic_msg),
-				 "BUG: fake %s", m->mode == FM_PANIC_X ? "x" : "y");
+				 "%s", m->mode == FM_PANIC_X ?
+				 "kernel BUG in fake_add: x" :
+				 "fake: cannot resize y");
 			break;
 		}
 		if (op->size == MBD_FAKE_WARN_SIZE && m->mode == FM_WARN)
@@ -262,11 +264,11 @@ FAKE_VARIANT(pair_bug, "fake-pair-bug", MBD_KIND_MUTANT, FM_PAIR_BUG,
 FAKE_VARIANT(total_bug, "fake-total-bug", MBD_KIND_MUTANT, FM_TOTAL_BUG,
 	     "remove leaves memory.total_size unchanged");
 FAKE_VARIANT(panic_x, "fake-panic-x", MBD_KIND_MUTANT, FM_PANIC_X,
-	     "panics \"BUG: fake x\" on add of 0x7000 bytes");
+	     "panics \"kernel BUG in fake_add: x\" on add of 0x7000 bytes");
 FAKE_VARIANT(panic_x2, "fake-panic-x2", MBD_KIND_MUTANT, FM_PANIC_X,
 	     "second instance of fake-panic-x");
 FAKE_VARIANT(panic_y, "fake-panic-y", MBD_KIND_MUTANT, FM_PANIC_Y,
-	     "panics \"BUG: fake y\" on add of 0x7000 bytes");
+	     "panics \"fake: cannot resize y\" (a designed panic) on add of 0x7000 bytes");
 FAKE_VARIANT(warn, "fake-warn", MBD_KIND_MUTANT, FM_WARN,
 	     "WARN_ON on add of 0x3000 bytes");
 FAKE_VARIANT(crash, "fake-crash", MBD_KIND_MUTANT, FM_CRASH,

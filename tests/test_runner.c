@@ -241,7 +241,7 @@ static void test_panics(void)
 	MBD_CHECK(v.all_panicked);
 	MBD_CHECK_EQ_U64(v.ops_run, 2);
 	MBD_CHECK_EQ_U64(v.op_index, 1);
-	MBD_CHECK_STR(mbd_runner_result(r, 1)->panic_msg, "BUG: fake x");
+	MBD_CHECK_STR(mbd_runner_result(r, 1)->panic_msg, "kernel BUG in fake_add: x");
 	mbd_runner_free(r);
 
 	/* different messages */
@@ -253,7 +253,7 @@ static void test_panics(void)
 	MBD_CHECK(v.where == MBD_WHERE_CALL);
 	MBD_CHECK_EQ_U64(v.op_index, 1);
 	MBD_CHECK_EQ_U64(v.vb, 1);
-	MBD_CHECK(strstr(v.detail, "fake x") && strstr(v.detail, "fake y"));
+	MBD_CHECK(strstr(v.detail, "fake_add: x") && strstr(v.detail, "resize y"));
 	MBD_CHECK_STR(v.signature, "mbdiff: divergence fake-panic-x~fake-panic-y "
 		      "call/panic at op 2 memblock_add");
 	mbd_runner_free(r);
@@ -272,15 +272,24 @@ static void test_panics(void)
 	MBD_CHECK(!v.baseline_fault);
 	mbd_runner_free(r);
 
-	/* by default a panicking baseline is a baseline fault, not a verdict */
+	/* a designed panic of the baseline is an outcome to reproduce */
 	r = runner2(&mbd_fake_panic_y, &mbd_fake_good, false, MBD_CLASS_WARNING);
+	MBD_CHECK(mbd_runner_run(r, &t, &v) == 1);
+	MBD_CHECK(v.divergent);
+	MBD_CHECK(!v.baseline_fault);
+	MBD_CHECK(v.cls == MBD_CLASS_PANIC);
+	MBD_CHECK_EQ_U64(v.op_index, 1);
+	MBD_CHECK(strstr(v.detail, "fake: cannot resize y") != NULL);
+	mbd_runner_free(r);
+	/* but a BUG_ON() in the baseline is a baseline fault, not a verdict */
+	r = runner2(&mbd_fake_panic_x, &mbd_fake_good, false, MBD_CLASS_WARNING);
 	MBD_CHECK(mbd_runner_run(r, &t, &v) == 0);
 	MBD_CHECK(!v.divergent);
 	MBD_CHECK(v.baseline_fault);
 	MBD_CHECK(!v.all_panicked);
 	MBD_CHECK_EQ_U64(v.op_index, 1);
 	MBD_CHECK_EQ_U64(v.ops_run, 2);
-	MBD_CHECK(strstr(v.detail, "BUG: fake y") != NULL);
+	MBD_CHECK(strstr(v.detail, "kernel BUG in fake_add: x") != NULL);
 	mbd_runner_free(r);
 	/* also when the other side panics differently */
 	r = runner2(&mbd_fake_panic_x, &mbd_fake_panic_y, false, MBD_CLASS_WARNING);
@@ -413,11 +422,11 @@ static void test_oracle(void)
 	MBD_CHECK_EQ_U64(v.vb, 0);
 	MBD_CHECK(v.cls == MBD_CLASS_INVARIANT);
 	mbd_runner_free(r);
-	/* the baseline's oracle finding below min_class is no fault */
+	/* the baseline's oracle finding voids the run whatever min_class is */
 	r = runner2(&mbd_fake_total_bug, &mbd_fake_good, true, MBD_CLASS_COVERAGE);
 	MBD_CHECK(mbd_runner_run(r, &t, &v) == 0);
-	MBD_CHECK(!v.baseline_fault);
-	MBD_CHECK_EQ_U64(v.ops_run, 4);
+	MBD_CHECK(v.baseline_fault);
+	MBD_CHECK_EQ_U64(v.ops_run, 3);
 	mbd_runner_free(r);
 
 	/* both findings below min_class: nothing to report */
@@ -517,7 +526,7 @@ static void test_report(void)
 	s = slurp(f);
 	fclose(f);
 	MBD_CHECK_STR(s, "mbdiff: ok fake-panic-x~fake-panic-x2 (all variants "
-		      "panicked identically at op 3: BUG: fake x)\n");
+		      "panicked identically at op 3: kernel BUG in fake_add: x)\n");
 	free(s);
 	mbd_runner_free(r);
 
@@ -530,7 +539,7 @@ static void test_report(void)
 	fclose(f);
 	MBD_CHECK(strncmp(s, "mbdiff: ok fake-panic-x~fake-good (baseline "
 			  "fake-panic-x faulted at op 3", 68) == 0);
-	MBD_CHECK(strstr(s, "BUG: fake x") != NULL);
+	MBD_CHECK(strstr(s, "kernel BUG in fake_add: x") != NULL);
 	MBD_CHECK(strstr(s, "--variants fake-panic-x)\n") != NULL);
 	free(s);
 	mbd_runner_free(r);
