@@ -36,7 +36,7 @@ static const char usage_text[] =
 "  The first variant is the baseline. Default variants: reference,zhou-2025 if\n"
 "  both exist, else every reference and patch variant. Classes for --min-class:\n"
 "  warning capacity layout return invariant coverage panic crash.\n"
-"  When the baseline itself panics or fails the oracle, the input stops there\n"
+"  When the baseline itself hits BUG_ON() or fails the oracle, the input stops there\n"
 "  as a baseline fault (not a divergence; replay the baseline alone to see\n"
 "  it) unless --no-skip-baseline-faults.\n";
 

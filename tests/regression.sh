@@ -9,6 +9,8 @@
 # (or, failing that, the "# mbdiff: divergence ..." line `mbdiff minimize`
 # writes). The variants come from an optional "# variants: a,b" header line, else
 # from the signature itself ("divergence A~B ..." or "oracle A ...").
+# An optional "# options: --min-class coverage" line adds replay options (for
+# reproducers that were minimized while lower classes were ignored).
 # `mbdiff replay` exits 1 on a divergence; anything else fails the test.
 set -u
 
@@ -40,7 +42,9 @@ if [[ -z $variants ]]; then
 	esac
 fi
 
-out=$("$mbdiff" replay --variants "$variants" "$file" 2>&1)
+opts=$(sed -n 's/^#[[:space:]]*options:[[:space:]]*//p' "$file" | head -n 1)
+read -r -a extra <<<"$opts"
+out=$("$mbdiff" replay --variants "$variants" "${extra[@]}" "$file" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 got=$(printf '%s\n' "$out" | grep -E '^mbdiff: (divergence|oracle) ' | tail -n 1)
