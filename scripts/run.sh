@@ -15,6 +15,9 @@
 #   --engine E      libfuzzer (default) or afl
 #   --jobs N        parallel fuzzers (default 1)
 #   --decoder D     structured (default) or naive
+#   --min-class C   ignore differences below class C (default return: a
+#                   different return value, invariant, coverage or panic;
+#                   use warning to see every difference)
 #   --out DIR       default out/run-<date>
 #   -h, --help      this text
 #
@@ -30,6 +33,7 @@ variants=$MBD_DEFAULT_VARIANTS
 engine=libfuzzer
 jobs=1
 decoder=structured
+min_class=return
 out=
 while (($#)); do
 	case $1 in
@@ -38,6 +42,7 @@ while (($#)); do
 	--engine | --engine=*) mbd_optval "$@"; engine=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--jobs | --jobs=*) mbd_optval "$@"; jobs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--decoder | --decoder=*) mbd_optval "$@"; decoder=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--min-class | --min-class=*) mbd_optval "$@"; min_class=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	*) mbd_usage_error "unknown argument '$1'" ;;
@@ -48,7 +53,8 @@ mbd_check_variants "$variants"
 mbd_check_engine "$engine"
 mbd_check_uint --jobs "$jobs"
 mbd_check_decoder "$decoder"
-mbd_set_target_args "$variants" "$decoder" "" 0
+mbd_check_class "$min_class"
+mbd_set_target_args "$variants" "$decoder" "$min_class" 0
 pair=$(mbd_pair_name "$variants")
 out=$(mbd_abs "${out:-$MBD_ROOT/out/run-$(mbd_timestamp)}")
 scripts=$MBD_ROOT/scripts
@@ -74,7 +80,8 @@ echo
 echo "== 2/3 fuzzing $pair for $time_s s ($engine) =="
 rc=0
 bash "$scripts/fuzz.sh" --engine "$engine" --time "$time_s" --jobs "$jobs" \
-	--variants "$variants" --decoder "$decoder" --out "$out" --quiet \
+	--variants "$variants" --decoder "$decoder" --min-class "$min_class" \
+	--out "$out" --quiet \
 	>"$out/fuzz-summary.txt" || rc=$?
 if ((rc != 0 && rc != 1)); then
 	cat "$out/fuzz-summary.txt"
