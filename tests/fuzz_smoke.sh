@@ -39,6 +39,11 @@ for arg in "$@"; do
 	esac
 done
 
+# Absolute paths: libFuzzer runs inside the work directory.
+abs() { [[ -z $1 || $1 == /* ]] && printf '%s' "$1" || printf '%s/%s' "$PWD" "$1"; }
+fuzzer=$(abs "$fuzzer") work=$(abs "$work") dict=$(abs "$dict")
+replay=$(abs "$replay") mbdiff=$(abs "$mbdiff") afl=$(abs "$afl")
+
 passed=0
 failed=0
 check() { # check DESCRIPTION COMMAND...: count one outcome
