@@ -52,8 +52,12 @@ static void mbd_glue_reset_type(struct memblock_type *type,
 
 static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 {
+	/* the largest array the last input can have written anywhere */
+	u64 most = max(memblock.memory.max, memblock.reserved.max);
+
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
-		     cfg->movable, verbose);
+		     cfg->movable, verbose,
+		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
 
 	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
 			    ARRAY_SIZE(memblock_memory_init_regions),

@@ -11,6 +11,7 @@
 
 #define ARENA_BYTES (MBD_KC_PHYS_LIMIT + MBD_KC_HEAP_BYTES)
 #define HOST_PAGE 4096ULL
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 static void arena_map(struct mbd_kc_ctx *c)
 {
@@ -28,20 +29,36 @@ static void arena_map(struct mbd_kc_ctx *c)
 	c->arena = p;
 }
 
+static void release(struct mbd_kc_ctx *c, uint64_t lo, uint64_t hi)
+{
+	lo &= ~(HOST_PAGE - 1);
+	hi = (hi + HOST_PAGE - 1) & ~(HOST_PAGE - 1);
+	if (hi > ARENA_BYTES)
+		hi = ARENA_BYTES;
+	if (hi > lo)
+		madvise(c->arena + lo, hi - lo, MADV_DONTNEED);
+}
+
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
-		  bool mirror, bool movable, int verbose)
+		  bool mirror, bool movable, int verbose, uint64_t array_bytes)
 {
 	c->name = name;
 	if (!c->arena)
 		arena_map(c);
-	if (c->touched_hi > c->touched_lo) {
-		uint64_t lo = c->touched_lo & ~(HOST_PAGE - 1);
-		uint64_t hi = (c->touched_hi + HOST_PAGE - 1) & ~(HOST_PAGE - 1);
-
-		if (hi > ARENA_BYTES)
-			hi = ARENA_BYTES;
-		madvise(c->arena + lo, hi - lo, MADV_DONTNEED);
+	/*
+	 * Only the pages written since the last reset: each region array the
+	 * last input placed, and the heap. Releasing a wide window instead
+	 * costs a page-table walk per input that dominated the fuzz loop.
+	 */
+	if (c->n_touched <= ARRAY_LEN(c->touched_pa)) {
+		for (unsigned int i = 0; i < c->n_touched; i++)
+			release(c, c->touched_pa[i], c->touched_pa[i] + array_bytes);
+	} else if (c->touched_hi >= c->touched_lo) {
+		release(c, c->touched_lo, c->touched_hi + array_bytes);
 	}
+	if (c->heap_next > MBD_KC_PHYS_LIMIT)
+		release(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+	c->n_touched = 0;
 	c->touched_lo = UINT64_MAX;
 	c->touched_hi = 0;
 	c->heap_next = MBD_KC_PHYS_LIMIT;
@@ -54,14 +71,6 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 	c->mirror = mirror;
 	c->movable = movable;
 	c->verbose = verbose;
-}
-
-static void touch(struct mbd_kc_ctx *c, uint64_t lo, uint64_t hi)
-{
-	if (lo < c->touched_lo)
-		c->touched_lo = lo;
-	if (hi > c->touched_hi)
-		c->touched_hi = hi;
 }
 
 void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond)
@@ -216,8 +225,13 @@ void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa)
 {
 	if (pa >= ARENA_BYTES)
 		mbd_kc_panic(c, "kcompat: __va(0x%" PRIx64 ") is outside the host arena", pa);
-	/* Arrays are at most a few MiB: count 32 MiB past the address as touched. */
-	touch(c, pa, pa + (32ULL << 20));
+	if (c->n_touched < ARRAY_LEN(c->touched_pa))
+		c->touched_pa[c->n_touched] = pa;
+	c->n_touched++;
+	if (pa < c->touched_lo)
+		c->touched_lo = pa;
+	if (pa > c->touched_hi)
+		c->touched_hi = pa;
 	return c->arena + pa;
 }
 
@@ -234,7 +248,6 @@ void *mbd_kc_kmalloc(struct mbd_kc_ctx *c, size_t size, bool zero)
 	if (size > MBD_KC_KMALLOC_MAX || off + size > ARENA_BYTES)
 		return NULL;
 	c->heap_next = off + size;
-	touch(c, off, off + size);
 	/*
 	 * The heap is never reused within one input and its pages are
 	 * released at reset, so they already read as zero: kzalloc needs

@@ -38,15 +38,21 @@ struct mbd_kc_ctx {
 	int verbose;            /* pr_*() to stderr when > 0 */
 	const char *name;       /* variant name, for messages */
 	uint8_t *arena;         /* MBD_KC_PHYS_LIMIT + MBD_KC_HEAP_BYTES */
-	uint64_t touched_lo;    /* arena range handed out since reset */
+	uint64_t touched_pa[16]; /* addresses given to __va() since reset */
+	unsigned int n_touched; /* entries used; more than 16 => lo..hi */
+	uint64_t touched_lo;    /* lowest and highest __va() address */
 	uint64_t touched_hi;
 	uint64_t heap_next;     /* next free heap offset */
 };
 
-/* Back to boot state: releases every arena page touched since the last
- * reset (so memory use stays flat), clears counters, re-arms ONCE warnings. */
+/*
+ * Back to boot state: releases every arena page touched since the last
+ * reset (so memory use stays flat), clears counters, re-arms ONCE warnings.
+ * array_bytes bounds how far past each __va() address the last input may
+ * have written (its largest region array; arrays only grow in one input).
+ */
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
-		  bool mirror, bool movable, int verbose);
+		  bool mirror, bool movable, int verbose, uint64_t array_bytes);
 
 void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond);
 _Noreturn void mbd_kc_panic(struct mbd_kc_ctx *c, const char *fmt, ...);
