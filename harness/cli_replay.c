@@ -2,8 +2,8 @@
 /*
  * `mbdiff replay`: run traces and fuzzer crash files through the runner.
  * Directories are walked recursively in name order, skipping hidden entries
- * (AFL++'s .cur_input, .state/), AFL++'s README.txt and stats files, and
- * *.dict; files named explicitly are always read.
+ * (AFL++'s .cur_input, .state/), AFL++'s README.txt and stats files,
+ * *.dict and *.md; files named explicitly are always read.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -66,7 +66,8 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Entries of a walked directory that are not inputs: hidden files, the
- * engines' dictionaries and AFL++'s bookkeeping next to its queue. */
+ * engines' dictionaries, documentation (README.md of corpus folders) and
+ * AFL++'s bookkeeping next to its queue. */
 static bool skipped(const char *name)
 {
 	static const char *const afl[] = {
@@ -74,7 +75,7 @@ static bool skipped(const char *name)
 		"fuzzer_setup", "fuzz_bitmap", "target_hash",
 	};
 
-	if (name[0] == '.' || ends_with(name, ".dict"))
+	if (name[0] == '.' || ends_with(name, ".dict") || ends_with(name, ".md"))
 		return true;
 	for (size_t i = 0; i < sizeof(afl) / sizeof(afl[0]); i++)
 		if (strcmp(name, afl[i]) == 0)
