@@ -8,7 +8,14 @@
  *   MBD_VARIANT_SUMMARY  "one line"
  * and then localizes every symbol but the descriptor, so each variant keeps
  * its own copy of the kernel's globals.
+ *
+ * A kernel tree's own file (MBD_KERNEL_VARIANT, docs/kernel-variants.md)
+ * also gets mbd_kernel_era.h (which API it has) and mbd_kstate.h (every
+ * data/bss object nm found in it), both generated when it is staged.
  */
+#ifdef MBD_KERNEL_VARIANT
+#include "mbd_kernel_era.h"
+#endif
 #include "memblock.c"
 
 #include "mbd_variant.h"
@@ -50,6 +57,48 @@ static void mbd_glue_reset_type(struct memblock_type *type,
 	type->total_size = 0;
 }
 
+#ifdef MBD_KERNEL_VARIANT
+/*
+ * The file's boot image: every object it defines, copied at the first
+ * reset (before any call ran) and copied back at every later one, so
+ * whatever statics this version has start each input exactly as booted.
+ */
+#define MBD_KSTATE(sym) static unsigned char mbd_ks_##sym[sizeof(sym)];
+#include "mbd_kstate.h"
+#undef MBD_KSTATE
+static bool mbd_ks_saved;
+
+static void mbd_glue_kstate_restore(void)
+{
+	if (!mbd_ks_saved) {
+#define MBD_KSTATE(sym) memcpy(mbd_ks_##sym, (void *)&(sym), sizeof(sym));
+#include "mbd_kstate.h"
+#undef MBD_KSTATE
+		mbd_ks_saved = true;
+		return;
+	}
+#define MBD_KSTATE(sym) memcpy((void *)&(sym), mbd_ks_##sym, sizeof(sym));
+#include "mbd_kstate.h"
+#undef MBD_KSTATE
+}
+
+static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
+{
+	u64 most = max(memblock.memory.max, memblock.reserved.max);
+
+	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
+		     cfg->movable, verbose,
+		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
+	mbd_glue_kstate_restore();
+	/* then the configuration, as for the reference */
+	memblock.memory.max = mbd_glue_max(cfg->memory_max);
+	memblock.reserved.max = mbd_glue_max(cfg->reserved_max);
+	memblock.bottom_up = cfg->bottom_up;
+	memblock.current_limit = mbd_glue_limit(cfg->limit);
+	memblock_debug = verbose > 0;
+	memblock_can_resize = cfg->resize;
+}
+#else
 static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 {
 	/* the largest array the last input can have written anywhere */
@@ -79,6 +128,31 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 	max_low_pfn = min_low_pfn = max_pfn = 0;
 	max_possible_pfn = 0;
 }
+#endif
+
+#ifdef MBD_KERNEL_VARIANT
+/* the calls whose form changed across versions */
+#if MBD_K_ADD_NODE_FLAGS
+#define mbd_k_add_node(b, s, n, f) memblock_add_node(b, s, n, f)
+#else
+#define mbd_k_add_node(b, s, n, f) memblock_add_node(b, s, n)
+#endif
+#if MBD_K_HAS_PHYS_FREE
+#define mbd_k_phys_free(b, s) memblock_phys_free(b, s)
+#else
+#define mbd_k_phys_free(b, s) memblock_free(b, s)
+#endif
+#if MBD_K_HAS_MARK_NOINIT
+#define mbd_k_mark_noinit(b, s) memblock_reserved_mark_noinit(b, s)
+#else
+/* older files have no NOINIT flag: the call does nothing there */
+#define mbd_k_mark_noinit(b, s) ((void)(b), (void)(s), 0)
+#endif
+#else
+#define mbd_k_add_node(b, s, n, f) memblock_add_node(b, s, n, f)
+#define mbd_k_phys_free(b, s) memblock_phys_free(b, s)
+#define mbd_k_mark_noinit(b, s) memblock_reserved_mark_noinit(b, s)
+#endif
 
 static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
 {
@@ -89,8 +163,8 @@ static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
 		res->ret = memblock_add(op->base, op->size);
 		break;
 	case MBD_OP_ADD_NODE:
-		res->ret = memblock_add_node(op->base, op->size, op->nid,
-					     (enum memblock_flags)op->flags);
+		res->ret = mbd_k_add_node(op->base, op->size, op->nid,
+					  (enum memblock_flags)op->flags);
 		break;
 	case MBD_OP_REMOVE:
 		res->ret = memblock_remove(op->base, op->size);
@@ -99,7 +173,7 @@ static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
 		res->ret = memblock_reserve(op->base, op->size);
 		break;
 	case MBD_OP_PHYS_FREE:
-		res->ret = memblock_phys_free(op->base, op->size);
+		res->ret = mbd_k_phys_free(op->base, op->size);
 		break;
 	case MBD_OP_MARK_HOTPLUG:
 		res->ret = memblock_mark_hotplug(op->base, op->size);
@@ -117,7 +191,7 @@ static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
 		res->ret = memblock_clear_nomap(op->base, op->size);
 		break;
 	case MBD_OP_MARK_NOINIT:
-		res->ret = memblock_reserved_mark_noinit(op->base, op->size);
+		res->ret = mbd_k_mark_noinit(op->base, op->size);
 		break;
 	case MBD_OP_SET_NODE:
 		type = op->type == MBD_TYPE_RESERVED ? &memblock.reserved :
@@ -174,13 +248,21 @@ static void mbd_glue_copy_type(struct mbd_type_state *out,
 			       const struct memblock_type *type,
 			       const struct memblock_region *init, int in_slab)
 {
-	size_t n = type->cnt;
+	size_t cnt = type->cnt;
+	size_t n;
 
+#if defined(MBD_KERNEL_VARIANT) && MBD_K_EMPTY_DUMMY
+	/* before v6.11 an empty type is one zero-sized dummy entry: report it
+	 * as the empty array it stands for, so eras compare */
+	if (cnt == 1 && type->regions[0].size == 0)
+		cnt = 0;
+#endif
+	n = cnt;
 	if (n > type->max)
 		n = type->max;
 	if (n > MBD_SNAPSHOT_MAX_REGIONS)
 		n = MBD_SNAPSHOT_MAX_REGIONS;
-	out->cnt = type->cnt;
+	out->cnt = cnt;
 	out->max = type->max;
 	out->total_size = type->total_size;
 	out->regions_static = type->regions == init;

@@ -67,7 +67,72 @@ function(_mbd_variant_define name kind patch summary)
 	set(MBD_V_${name}_KIND "${kind}" PARENT_SCOPE)
 	set(MBD_V_${name}_PATCH "${patch}" PARENT_SCOPE)
 	set(MBD_V_${name}_SUMMARY "${summary}" PARENT_SCOPE)
+	set(MBD_V_${name}_FILE "${name}" PARENT_SCOPE)
 endfunction()
+
+# kernel:NAME -> C identifier kernel_NAME; file names use kernel-NAME
+# (a ':' in a path upsets the Makefile generators).
+function(_mbd_kernel_variant_define name tree patches)
+	_mbd_variant_id("${name}" id)
+	set(full "kernel:${name}")
+	set(id "kernel_${id}")
+	if(DEFINED _MBD_SEEN_ID_${id})
+		message(FATAL_ERROR "kernel variant '${name}' is listed twice")
+	endif()
+	set(_MBD_SEEN_ID_${id} "${full}" PARENT_SCOPE)
+	set(list ${MBD_VARIANTS} "${full}")
+	set(MBD_VARIANTS "${list}" PARENT_SCOPE)
+	set(summary "mm/memblock.c from ${tree}")
+	foreach(p IN LISTS patches)
+		get_filename_component(pn "${p}" NAME)
+		string(APPEND summary " + ${pn}")
+	endforeach()
+	set(MBD_V_${full}_ID "${id}" PARENT_SCOPE)
+	set(MBD_V_${full}_KIND MBD_KIND_KERNEL PARENT_SCOPE)
+	set(MBD_V_${full}_PATCH "" PARENT_SCOPE)
+	set(MBD_V_${full}_SUMMARY "${summary}" PARENT_SCOPE)
+	set(MBD_V_${full}_FILE "kernel-${name}" PARENT_SCOPE)
+	set(MBD_V_${full}_TREE "${tree}" PARENT_SCOPE)
+	set(MBD_V_${full}_KPATCHES "${patches}" PARENT_SCOPE)
+endfunction()
+
+# Kernel trees (docs/kernel-variants.md): entries "name=tree[:patch...]"
+# from the cache variable MBDIFF_KERNEL_VARIANTS and from the build dir's
+# kernel-variants.txt (written by scripts/kernel-variant.sh), one a line.
+macro(_mbd_discover_kernel_variants)
+	set(MBDIFF_KERNEL_VARIANTS "${MBDIFF_KERNEL_VARIANTS}" CACHE STRING
+		"Kernel trees to build as variants kernel:NAME: name=tree[:patch...];...")
+	set(_kv_entries ${MBDIFF_KERNEL_VARIANTS})
+	set(_kv_file "${CMAKE_BINARY_DIR}/kernel-variants.txt")
+	set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
+		CMAKE_CONFIGURE_DEPENDS "${_kv_file}")
+	if(NOT EXISTS "${_kv_file}")
+		file(WRITE "${_kv_file}" "# kernel variants: name=tree[:patch...], one a line\n")
+	endif()
+	file(STRINGS "${_kv_file}" _kv_lines)
+	foreach(_l IN LISTS _kv_lines)
+		string(STRIP "${_l}" _l)
+		if(_l AND NOT _l MATCHES "^#")
+			list(APPEND _kv_entries "${_l}")
+		endif()
+	endforeach()
+	foreach(_e IN LISTS _kv_entries)
+		if(NOT _e MATCHES "^([^=]+)=([^:]+)(:.*)?$")
+			message(FATAL_ERROR "kernel variant entry '${_e}' is not name=tree[:patch...]")
+		endif()
+		set(_kn "${CMAKE_MATCH_1}")
+		set(_kt "${CMAKE_MATCH_2}")
+		set(_kp "${CMAKE_MATCH_3}")
+		string(REGEX REPLACE "^:" "" _kp "${_kp}")
+		string(REPLACE ":" ";" _kp "${_kp}")
+		foreach(_f "${_kt}/mm/memblock.c" "${_kt}/include/linux/memblock.h" ${_kp})
+			if(NOT EXISTS "${_f}")
+				message(FATAL_ERROR "kernel variant '${_kn}': ${_f} does not exist")
+			endif()
+		endforeach()
+		_mbd_kernel_variant_define("${_kn}" "${_kt}" "${_kp}")
+	endforeach()
+endmacro()
 
 macro(mbd_discover_variants)
 	set(MBD_VARIANTS "")
@@ -101,6 +166,7 @@ macro(mbd_discover_variants)
 				CMAKE_CONFIGURE_DEPENDS "${_p}")
 		endforeach()
 	endforeach()
+	_mbd_discover_kernel_variants()
 endmacro()
 
 function(mbd_add_variant_staging)
@@ -109,8 +175,12 @@ function(mbd_add_variant_staging)
 	foreach(name IN LISTS MBD_VARIANTS)
 		set(id "${MBD_V_${name}_ID}")
 		set(patch "${MBD_V_${name}_PATCH}")
-		set(tree "${CMAKE_BINARY_DIR}/variants/${name}")
-		set(stamp "${CMAKE_BINARY_DIR}/variant-objs/${name}.staged")
+		set(tree "${CMAKE_BINARY_DIR}/variants/${MBD_V_${name}_FILE}")
+		set(stamp "${CMAKE_BINARY_DIR}/variant-objs/${MBD_V_${name}_FILE}.staged")
+		if(MBD_V_${name}_KIND STREQUAL "MBD_KIND_KERNEL")
+			_mbd_add_kernel_staging("${name}" "${tree}" "${stamp}")
+			continue()
+		endif()
 		if(patch)
 			set(what "Applying ${name}.patch to the reference")
 		else()
@@ -129,6 +199,34 @@ function(mbd_add_variant_staging)
 			VERBATIM)
 		add_custom_target(mbd_stage_${id} DEPENDS "${stamp}")
 	endforeach()
+endfunction()
+
+# A kernel tree: scripts/kernel-variant.sh --stage copies, patches, checks
+# that the file compiles through kcompat and lists its static state.
+function(_mbd_add_kernel_staging name tree stamp)
+	set(id "${MBD_V_${name}_ID}")
+	set(src "${MBD_V_${name}_TREE}")
+	set(script "${PROJECT_SOURCE_DIR}/scripts/kernel-variant.sh")
+	set(pargs "")
+	foreach(p IN LISTS MBD_V_${name}_KPATCHES)
+		list(APPEND pargs --patch "${p}")
+	endforeach()
+	file(GLOB kc_headers "${PROJECT_SOURCE_DIR}/algorithms/kcompat/*.h"
+		"${PROJECT_SOURCE_DIR}/algorithms/kcompat/*/*.h"
+		"${PROJECT_SOURCE_DIR}/algorithms/kcompat/*/*/*.h")
+	add_custom_command(
+		OUTPUT "${stamp}"
+		BYPRODUCTS "${tree}/mm/memblock.c" "${tree}/include/linux/memblock.h"
+			"${tree}/mbd/mbd_kstate.h" "${tree}/mbd/mbd_kernel_era.h"
+		COMMAND bash "${script}" --stage --name "${name}" --tree "${src}"
+			--out "${tree}" --stamp "${stamp}" --cc "${CMAKE_C_COMPILER}"
+			--nm "${CMAKE_NM}" --patch-exe "${MBDIFF_PATCH_EXECUTABLE}"
+			--src "${PROJECT_SOURCE_DIR}" ${pargs}
+		DEPENDS "${src}/mm/memblock.c" "${src}/include/linux/memblock.h"
+			"${script}" ${MBD_V_${name}_KPATCHES} ${kc_headers}
+		COMMENT "Staging kernel variant ${name} from ${src}"
+		VERBATIM)
+	add_custom_target(mbd_stage_${id} DEPENDS "${stamp}")
 endfunction()
 
 function(mbd_write_registry out)
@@ -170,7 +268,7 @@ function(mbd_add_variant_objects suffix launcher outvar)
 	set(pairs "")
 	foreach(name IN LISTS MBD_VARIANTS)
 		set(id "${MBD_V_${name}_ID}")
-		set(tree "${CMAKE_BINARY_DIR}/variants/${name}")
+		set(tree "${CMAKE_BINARY_DIR}/variants/${MBD_V_${name}_FILE}")
 		set(raw mbd_vobj_${id}${suffix})
 		_mbd_c_string("${MBD_V_${name}_SUMMARY}" summary)
 
@@ -188,13 +286,20 @@ function(mbd_add_variant_objects suffix launcher outvar)
 			"MBD_VARIANT_KIND=${MBD_V_${name}_KIND}"
 			"MBD_VARIANT_SUMMARY=\"${summary}\"")
 		target_compile_options(${raw} PRIVATE ${MBD_VARIANT_CFLAGS} ${MBD_WERROR_FLAG})
+		if(MBD_V_${name}_KIND STREQUAL "MBD_KIND_KERNEL")
+			# real files: era macros and the static-state list (glue.c);
+			# their warnings are the kernel's, never fatal here
+			target_include_directories(${raw} PRIVATE "${tree}/mbd")
+			target_compile_definitions(${raw} PRIVATE MBD_KERNEL_VARIANT=1)
+			target_compile_options(${raw} PRIVATE -Wno-error -w)
+		endif()
 		if(launcher)
 			set_target_properties(${raw} PROPERTIES C_COMPILER_LAUNCHER "${launcher}")
 		endif()
 
 		# Localize: only the descriptor stays global, so every variant's
 		# copy of memblock, memblock_can_resize, ... links side by side.
-		set(obj "${CMAKE_BINARY_DIR}/variant-objs/${name}${suffix}.o")
+		set(obj "${CMAKE_BINARY_DIR}/variant-objs/${MBD_V_${name}_FILE}${suffix}.o")
 		add_custom_command(
 			OUTPUT "${obj}"
 			COMMAND "${CMAKE_OBJCOPY}" "--keep-global-symbol=mbd_variant_${id}"

@@ -33,6 +33,19 @@ static const char usage_text[] =
 "      candidate in a child so crashing inputs can be minimized\n"
 "      exit 1 when a reproducer was written, 0 if IN does not diverge, 2 on errors\n"
 "\n"
+"  mbdiff emit-test TRACE [-o FILE] [--name NAME] [--reference V]\n"
+"                   [--patched V|none]\n"
+"      print a C test for the kernel's tools/testing/memblock that replays\n"
+"      TRACE and checks the reference's final arrays (docs/kernel-tests/);\n"
+"      --patched (default: the second name of the trace's \"# variants:\")\n"
+"      is run too, to say in the test whether it fails there\n"
+"\n"
+"  mbdiff import LOG... -o TRACE.mbt [--convention inclusive|exclusive|auto]\n"
+"                [--verbose]\n"
+"      boot logs (dmesg, memblock=debug, e820/EFI/DT maps, MEMBLOCK dumps) into a\n"
+"      trace; later dumps become expect checkpoints; --verbose lists the lines\n"
+"      not imported (docs/real-boots.md)\n"
+"\n"
 "  The first variant is the baseline. Default variants: reference,zhou-2025 if\n"
 "  both exist, else every reference and patch variant. Classes for --min-class:\n"
 "  warning capacity layout return invariant coverage panic crash.\n"
@@ -340,5 +353,9 @@ int main(int argc, char **argv)
 		return mbd_cli_convert(argc - 1, argv + 1);
 	if (strcmp(cmd, "minimize") == 0)
 		return mbd_cli_minimize(argc - 1, argv + 1);
+	if (strcmp(cmd, "emit-test") == 0)
+		return mbd_cli_emit_test(argc - 1, argv + 1);
+	if (strcmp(cmd, "import") == 0)
+		return mbd_cli_import(argc - 1, argv + 1);
 	return mbd_cli_bad_usage("unknown command \"%s\"", cmd);
 }

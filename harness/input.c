@@ -131,14 +131,22 @@ int mbd_load_file(const char *path, enum mbd_decoder dec, struct mbd_trace *t,
 		mbd_trace_clear(t);
 		return -1;
 	}
-	if (ends_with(path, ".mbt") || looks_like_text(buf, len)) {
+	if (ends_with(path, ".mbt"))
 		ret = mbd_text_parse((const char *)buf, len, path, t, d);
-	} else {
-		mbd_trace_clear(t);
-		mbd_bin_decode(buf, len, dec, t);
-	}
+	else
+		ret = mbd_decode_input(buf, len, path, dec, t, d);
 	free(buf);
 	return ret;
+}
+
+int mbd_decode_input(const uint8_t *data, size_t len, const char *name,
+		     enum mbd_decoder dec, struct mbd_trace *t, struct mbd_diag *d)
+{
+	if (looks_like_text(data, len))
+		return mbd_text_parse((const char *)data, len, name, t, d);
+	mbd_trace_clear(t);
+	mbd_bin_decode(data, len, dec, t);
+	return 0;
 }
 
 int mbd_write_file_atomic(const char *path, const void *data, size_t len)

@@ -59,5 +59,7 @@ int mbd_cli_list(int argc, char **argv);
 int mbd_cli_replay(int argc, char **argv);
 int mbd_cli_convert(int argc, char **argv);
 int mbd_cli_minimize(int argc, char **argv);
+int mbd_cli_emit_test(int argc, char **argv);
+int mbd_cli_import(int argc, char **argv);
 
 #endif

@@ -15,6 +15,16 @@
 int mbd_load_file(const char *path, enum mbd_decoder dec, struct mbd_trace *t,
 		  struct mbd_diag *d);
 
+/*
+ * The same choice for bytes already in memory (the fuzz targets use it, so a
+ * crash file replays exactly as the engine ran it): text-looking bytes are
+ * parsed as .mbt (-1 with d filled on a parse error), anything else is
+ * decoded with dec. name is used in diagnostics; d may be NULL only if the
+ * caller does not care about parse errors.
+ */
+int mbd_decode_input(const uint8_t *data, size_t len, const char *name,
+		     enum mbd_decoder dec, struct mbd_trace *t, struct mbd_diag *d);
+
 /* Read a whole file into a malloc'd buffer. Returns 0 or -1 (errno set). */
 int mbd_read_file(const char *path, uint8_t **buf, size_t *len);
 

@@ -100,12 +100,45 @@ struct mbd_op {
 	uint64_t value;
 };
 
+/*
+ * An `expect` checkpoint (text traces only; fuzzer bytes have none): what
+ * the baseline's array of one type must look like after the first after_op
+ * ops. A HEAD entry checks the array's cnt/total/max (those in have); each
+ * REGION entry checks region number index (base, size, and flags/nid when
+ * in have). See docs/mbt-format.md.
+ */
+enum mbd_expect_what { MBD_EXPECT_HEAD = 0, MBD_EXPECT_REGION = 1 };
+
+#define MBD_EXPECT_HAS_CNT 0x1u
+#define MBD_EXPECT_HAS_TOTAL 0x2u
+#define MBD_EXPECT_HAS_MAX 0x4u
+#define MBD_EXPECT_HAS_FLAGS 0x8u
+#define MBD_EXPECT_HAS_NID 0x10u
+
+struct mbd_expect {
+	size_t after_op;  /* checked after this many ops (>= 1) */
+	uint32_t line;    /* source line (text input), 0 otherwise */
+	uint32_t type;    /* enum mbd_type_sel */
+	uint32_t what;    /* enum mbd_expect_what */
+	uint32_t have;    /* MBD_EXPECT_HAS_* */
+	uint64_t cnt, total, max;     /* HEAD */
+	uint32_t index;               /* REGION: position in the array */
+	uint32_t flags;               /* REGION */
+	int32_t nid;                  /* REGION */
+	uint64_t base, size;          /* REGION */
+};
+
 struct mbd_trace {
 	struct mbd_config cfg;
 	struct mbd_op *ops;
 	uint32_t *lines; /* source line of each op (text input), 0 otherwise */
 	size_t n_ops;
 	size_t cap;
+	/* Checkpoints in file order (after_op never decreases). Not copied by
+	 * mbd_trace_copy (they name op positions that editing invalidates). */
+	struct mbd_expect *expects;
+	size_t n_expects;
+	size_t expects_cap;
 };
 
 struct mbd_op_info {
@@ -131,6 +164,10 @@ void mbd_trace_clear(struct mbd_trace *t);
 int mbd_trace_push(struct mbd_trace *t, const struct mbd_op *op, uint32_t line);
 /* Deep copy; returns 0 or -1. */
 int mbd_trace_copy(struct mbd_trace *dst, const struct mbd_trace *src);
+/* Append a checkpoint (copied). Returns 0, or -1 when out of memory. */
+int mbd_trace_push_expect(struct mbd_trace *t, const struct mbd_expect *e);
+/* Replace dst's checkpoints by a copy of src's; returns 0 or -1. */
+int mbd_trace_copy_expects(struct mbd_trace *dst, const struct mbd_trace *src);
 /* Zero the fields the op's shape does not use. */
 void mbd_op_normalize(struct mbd_op *op);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mbd_compare.h"
+#include "mbd_expect.h"
 #include "mbd_oracle.h"
 #include "mbd_report.h"
 #include "mbd_runner.h"
@@ -293,9 +294,52 @@ static int baseline_fault(struct mbd_verdict *v, size_t i,
 	return 0;
 }
 
+/*
+ * The checkpoints after op i against the baseline's state. A mismatch is
+ * reported like an oracle finding about the baseline (va == vb == 0), with
+ * the signature "mbdiff: expectation NAME where/class at op N name".
+ */
+static bool check_expects(const struct mbd_runner *r, const struct mbd_trace *t,
+			  size_t *next, size_t i, struct mbd_verdict *v)
+{
+	char what[200];
+
+	for (; *next < t->n_expects && t->expects[*next].after_op <= i + 1; (*next)++) {
+		const struct mbd_expect *e = &t->expects[*next];
+		enum mbd_class c;
+		char line[240];
+
+		if (e->after_op != i + 1)
+			continue;
+		c = mbd_expect_check(e, r->slot[0].after, what, sizeof(what));
+		if (c == MBD_CLASS_NONE)
+			continue;
+		v->divergent = true;
+		v->by_oracle = true;
+		v->cls = c;
+		v->where = e->type == MBD_TYPE_RESERVED ? MBD_WHERE_RESERVED : MBD_WHERE_MEMORY;
+		v->op_index = i;
+		v->op_kind = t->ops[i].kind;
+		v->va = v->vb = 0;
+		v->ops_run = i + 1;
+		if (e->line)
+			snprintf(line, sizeof(line), "expect (line %u): %.200s", (unsigned)e->line, what);
+		else
+			snprintf(line, sizeof(line), "expect: %.200s", what);
+		set_detail(v, line);
+		snprintf(v->signature, sizeof(v->signature),
+			 "mbdiff: expectation %.60s %s/%s at op %zu %s", r->slot[0].var->name,
+			 mbd_where_name(v->where), mbd_class_name(c), i + 1,
+			 mbd_op_name(v->op_kind));
+		return true;
+	}
+	return false;
+}
+
 int mbd_runner_run(struct mbd_runner *r, const struct mbd_trace *t,
 		   struct mbd_verdict *v)
 {
+	size_t next_expect = 0;
 	/* Kept here, not in r, so the finding's detail pointer stays valid. */
 	struct mbd_diff diff;
 	struct mbd_oracle_finding ofind, obase;
@@ -357,6 +401,8 @@ int mbd_runner_run(struct mbd_runner *r, const struct mbd_trace *t,
 			fill_divergence(r, v, i, op, &f);
 			return 1;
 		}
+		if (!r->slot[0].res.panicked && check_expects(r, t, &next_expect, i, v))
+			return 1;
 		if (any_panic) {
 			/* Filtered out by min_class, but a panicked variant
 			 * has no kernel left to run the rest on. */

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "mbd_expect.h"
 #include "mbd_text.h"
 
 #define MAX_LINE 4096u          /* bytes per line, without the line end */
@@ -469,8 +470,101 @@ static int parse_config(struct pctx *c, struct mbd_config *cfg)
 	return 0;
 }
 
+/* Which `expect` region line comes next, per type. */
+struct expctx {
+	bool have_head[2];     /* a head line of that type at this position */
+	size_t head_at[2];     /* its after_op */
+	uint32_t next_index[2];
+};
+
+#define EXPECT_FORM "\"expect memory|reserved [cnt=N] [total=0xT] [max=N]\" or " \
+	"\"expect memory|reserved [0xSTART-0xEND] [flags=0xF] [nid=N]\""
+
+/* expect TYPE KEY=V...  or  expect TYPE RANGE [flags=F] [nid=N]. */
+static int parse_expect(struct pctx *c, struct mbd_trace *t, struct expctx *x)
+{
+	struct tok ty = next_tok(c), k;
+	struct mbd_expect e;
+	uint64_t v;
+
+	memset(&e, 0, sizeof(e));
+	e.line = c->line;
+	e.after_op = t->n_ops;
+	if (!t->n_ops)
+		return fail(c, "expect before the first op: a checkpoint follows the op it checks");
+	if (tok_is(ty, "memory"))
+		e.type = MBD_TYPE_MEMORY;
+	else if (tok_is(ty, "reserved"))
+		e.type = MBD_TYPE_RESERVED;
+	else
+		return fail(c, "bad expect type \"%.*s%s\": expected " EXPECT_FORM, QUOTE(ty));
+	c->name = "expect";
+	if (c->p < c->end) {
+		const char *q = c->p;
+
+		while (q < c->end && is_blank(*q))
+			q++;
+		if (q < c->end && (*q == '[' || (c->end - q > 5 && memcmp(q, "base=", 5) == 0))) {
+			struct mbd_op op;
+
+			memset(&op, 0, sizeof(op));
+			if (!x->have_head[e.type] || x->head_at[e.type] != t->n_ops)
+				return fail(c, "expect region without a preceding \"expect %s cnt=...\" line "
+					    "after the same op", e.type ? "reserved" : "memory");
+			if (parse_range(c, MBD_OP_ADD, &op))
+				return -1;
+			e.what = MBD_EXPECT_REGION;
+			e.base = op.base;
+			e.size = op.size;
+			e.index = x->next_index[e.type]++;
+		} else {
+			e.what = MBD_EXPECT_HEAD;
+		}
+	}
+	while ((k = next_tok(c)).n) {
+		if (e.what == MBD_EXPECT_REGION && tok_key(&k, "flags")) {
+			if (num_field(c, "flags", k, true, &v))
+				return -1;
+			if (v > UINT32_MAX)
+				return fail(c, "flags out of range");
+			e.flags = (uint32_t)v;
+			e.have |= MBD_EXPECT_HAS_FLAGS;
+		} else if (e.what == MBD_EXPECT_REGION && tok_key(&k, "nid")) {
+			if (nid_field(c, k, &e.nid))
+				return -1;
+			e.have |= MBD_EXPECT_HAS_NID;
+		} else if (e.what == MBD_EXPECT_HEAD && tok_key(&k, "cnt")) {
+			if (num_field(c, "cnt", k, false, &e.cnt))
+				return -1;
+			e.have |= MBD_EXPECT_HAS_CNT;
+		} else if (e.what == MBD_EXPECT_HEAD && tok_key(&k, "total")) {
+			if (num_field(c, "total", k, false, &e.total))
+				return -1;
+			e.have |= MBD_EXPECT_HAS_TOTAL;
+		} else if (e.what == MBD_EXPECT_HEAD && tok_key(&k, "max")) {
+			if (num_field(c, "max", k, false, &e.max))
+				return -1;
+			e.have |= MBD_EXPECT_HAS_MAX;
+		} else {
+			return fail(c, "unexpected text \"%.*s%s\" in expect: expected " EXPECT_FORM,
+				    QUOTE(k));
+		}
+	}
+	if (e.what == MBD_EXPECT_HEAD) {
+		if (!e.have)
+			return fail(c, "empty expect: expected " EXPECT_FORM);
+		x->have_head[e.type] = true;
+		x->head_at[e.type] = t->n_ops;
+		x->next_index[e.type] = 0;
+	}
+	if (mbd_trace_push_expect(t, &e))
+		return fail(c, "out of memory");
+	return 0;
+}
+
 /* One significant line (already trimmed and checked for binary bytes). */
-static int parse_line(struct pctx *c, struct mbd_trace *t, unsigned *config_line)
+static int parse_line(struct pctx *c, struct mbd_trace *t, unsigned *config_line,
+		      struct expctx *x)
 {
 	const char *s = c->p;
 	struct mbd_op op;
@@ -480,6 +574,8 @@ static int parse_line(struct pctx *c, struct mbd_trace *t, unsigned *config_line
 	while (s + n < c->end && !is_blank(s[n]) && s[n] != ':')
 		n++;
 	c->p = s + n;
+	if (n == 6 && memcmp(s, "expect", 6) == 0)
+		return parse_expect(c, t, x);
 	if (n == 6 && memcmp(s, "config", 6) == 0) {
 		if (c->p < c->end && *c->p == ':')
 			return fail(c, "unexpected ':' after config: expected \"config KEY=VALUE ...\"");
@@ -539,8 +635,10 @@ int mbd_text_parse(const char *buf, size_t len, const char *fname,
 {
 	const char *p = buf, *end = buf + len;
 	unsigned config_line = 0;
+	struct expctx x;
 	struct pctx c;
 
+	memset(&x, 0, sizeof(x));
 	memset(&c, 0, sizeof(c));
 	c.fname = fname ? fname : "<input>";
 	c.d = d;
@@ -566,7 +664,7 @@ int mbd_text_parse(const char *buf, size_t len, const char *fname,
 			e--;
 		c.p = p;
 		c.end = e;
-		if (p < e && *p != '#' && parse_line(&c, t, &config_line))
+		if (p < e && *p != '#' && parse_line(&c, t, &config_line, &x))
 			goto err;
 		p = nl ? nl + 1 : end;
 	}
@@ -680,16 +778,56 @@ int mbd_text_format_config(char *buf, size_t n, const struct mbd_config *cfg)
 	return (int)b.len;
 }
 
+int mbd_text_format_expect(char *buf, size_t n, const struct mbd_expect *e)
+{
+	struct sbuf b = { buf, n, 0 };
+
+	if (n)
+		buf[0] = '\0';
+	sb_printf(&b, "expect %s", e->type == MBD_TYPE_RESERVED ? "reserved" : "memory");
+	if (e->what == MBD_EXPECT_REGION) {
+		format_range(&b, e->base, e->size);
+		if (e->have & MBD_EXPECT_HAS_FLAGS)
+			sb_printf(&b, " flags=0x%x", (unsigned)e->flags);
+		if (e->have & MBD_EXPECT_HAS_NID)
+			sb_printf(&b, " nid=%d", (int)e->nid);
+		return (int)b.len;
+	}
+	if (e->have & MBD_EXPECT_HAS_CNT)
+		sb_printf(&b, " cnt=%llu", (ull)e->cnt);
+	if (e->have & MBD_EXPECT_HAS_TOTAL)
+		sb_printf(&b, " total=0x%llx", (ull)e->total);
+	if (e->have & MBD_EXPECT_HAS_MAX)
+		sb_printf(&b, " max=%llu", (ull)e->max);
+	return (int)b.len;
+}
+
+/* The checkpoints that follow op number done (1-based count of ops). */
+static int write_expects(FILE *out, const struct mbd_trace *t, size_t *next,
+			 size_t done)
+{
+	char line[256];
+
+	for (; *next < t->n_expects && t->expects[*next].after_op <= done; (*next)++) {
+		mbd_text_format_expect(line, sizeof(line), &t->expects[*next]);
+		if (fprintf(out, "%s\n", line) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int mbd_text_write(FILE *out, const struct mbd_trace *t)
 {
 	char line[512]; /* the longest op or config line is under 200 bytes */
+	size_t next = 0;
 
 	mbd_text_format_config(line, sizeof(line), &t->cfg);
 	if (fprintf(out, "%s\n", line) < 0)
 		return -1;
 	for (size_t i = 0; i < t->n_ops; i++) {
 		mbd_text_format_op(line, sizeof(line), &t->ops[i]);
-		if (fprintf(out, "%s\n", line) < 0)
+		if (fprintf(out, "%s\n", line) < 0 ||
+		    write_expects(out, t, &next, i + 1))
 			return -1;
 	}
 	return ferror(out) ? -1 : 0;

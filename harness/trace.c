@@ -60,12 +60,14 @@ void mbd_trace_free(struct mbd_trace *t)
 {
 	free(t->ops);
 	free(t->lines);
+	free(t->expects);
 	mbd_trace_init(t);
 }
 
 void mbd_trace_clear(struct mbd_trace *t)
 {
 	t->n_ops = 0;
+	t->n_expects = 0;
 	mbd_config_default(&t->cfg);
 }
 
@@ -112,6 +114,41 @@ int mbd_trace_copy(struct mbd_trace *dst, const struct mbd_trace *src)
 		memcpy(dst->lines, src->lines, src->n_ops * sizeof(*src->lines));
 	}
 	dst->n_ops = src->n_ops;
+	return 0;
+}
+
+static int grow_expects(struct mbd_trace *t, size_t need)
+{
+	size_t cap = t->expects_cap ? t->expects_cap : 16;
+	struct mbd_expect *e;
+
+	if (need <= t->expects_cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	e = realloc(t->expects, cap * sizeof(*e));
+	if (!e)
+		return -1;
+	t->expects = e;
+	t->expects_cap = cap;
+	return 0;
+}
+
+int mbd_trace_push_expect(struct mbd_trace *t, const struct mbd_expect *e)
+{
+	if (grow_expects(t, t->n_expects + 1))
+		return -1;
+	t->expects[t->n_expects++] = *e;
+	return 0;
+}
+
+int mbd_trace_copy_expects(struct mbd_trace *dst, const struct mbd_trace *src)
+{
+	if (grow_expects(dst, src->n_expects))
+		return -1;
+	if (src->n_expects)
+		memcpy(dst->expects, src->expects, src->n_expects * sizeof(*src->expects));
+	dst->n_expects = src->n_expects;
 	return 0;
 }
 

@@ -20,6 +20,8 @@
 #   --no-oracle      compare the variants only, without the oracle
 #   --seeds DIR      seed inputs (default corpus/seeds; .mbt files are
 #                    converted with `mbdiff convert` into OUT/corpus)
+#                    ("real" = corpus/real, traces of real boots; their
+#                    expect lines are dropped, traces over 64 ops skipped)
 #   --no-seeds       start from an empty corpus
 #   --dict FILE      dictionary (default corpus/mbdiff.dict if it exists)
 #   --no-dict        no dictionary
@@ -101,6 +103,8 @@ file) [[ -f $dict ]] || mbd_usage_error "dictionary '$dict' not found" ;;
 none) dict= ;;
 esac
 if [[ -n $dict ]]; then dict=$(mbd_abs "$dict"); fi
+# "--seeds real": the traces imported from real boot logs (docs/real-boots.md)
+if [[ $seeds == real ]]; then seeds=$MBD_ROOT/corpus/real; fi
 if ((seeds_explicit)) && [[ ! -d $seeds ]]; then
 	mbd_usage_error "seed directory '$seeds' not found"
 fi

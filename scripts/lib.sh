@@ -96,7 +96,7 @@ mbd_check_class() {
 
 # A comma-separated list of variant names (as `mbdiff list` prints them).
 mbd_check_variants() {
-	if [[ ! $1 =~ ^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$ ]]; then
+	if [[ ! $1 =~ ^[A-Za-z0-9_.:-]+(,[A-Za-z0-9_.:-]+)*$ ]]; then
 		mbd_usage_error "--variants must be names separated by commas (e.g. $MBD_DEFAULT_VARIANTS), got '$1'"
 	fi
 }

@@ -223,4 +223,8 @@ static inline void accept_memory(phys_addr_t start, unsigned long size)
 	(void)start; (void)size;
 }
 
+#ifdef MBD_KERNEL_VARIANT
+#include "mbd_kc_kernel.h"
+#endif
+
 #endif

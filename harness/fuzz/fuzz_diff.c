@@ -12,6 +12,7 @@
 
 #include "fuzz_options.h"
 #include "mbd_bin.h"
+#include "mbd_input.h"
 #include "mbd_report.h"
 #include "mbd_runner.h"
 
@@ -108,8 +109,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&v, 0, sizeof(v));
 	if (!g.runner)
 		setup_without_init();
-	mbd_trace_clear(&g.trace);
-	mbd_bin_decode(data, size, g.decoder, &g.trace);
+	/*
+	 * Decode exactly as `mbdiff replay` reads a crash file: text-looking
+	 * bytes (a .mbt seed given as corpus) are a text trace, and malformed
+	 * text is no input at all, since replay would refuse it too.
+	 */
+	if (mbd_decode_input(data, size, "<input>", g.decoder, &g.trace, NULL))
+		return 0;
 	rc = mbd_runner_run(g.runner, &g.trace, &v);
 	if (rc < 0) {
 		/* Not a verdict, but the input must not be lost either. */

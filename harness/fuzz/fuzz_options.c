@@ -5,6 +5,15 @@
 
 #include "fuzz_options.h"
 
+/* An OSS-Fuzz style target cannot be given "--" options (its runner passes
+ * .options values as libFuzzer flags), so each such target is compiled with
+ * its variant list: -DMBD_FUZZ_BAKED_VARIANTS="reference,zhou-2025". */
+#ifdef MBD_FUZZ_BAKED_VARIANTS
+#define MBD_FUZZ_BUILD_VARIANTS MBD_FUZZ_BAKED_VARIANTS
+#else
+#define MBD_FUZZ_BUILD_VARIANTS MBD_FUZZ_DEFAULT_VARIANTS
+#endif
+
 void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -200,7 +209,7 @@ int mbd_fuzz_opts_finish(struct mbd_fuzz_opts *o, FILE *err)
 {
 	if (o->n_variants)
 		return 0;
-	return parse_variants(o, MBD_FUZZ_DEFAULT_VARIANTS, err);
+	return parse_variants(o, MBD_FUZZ_BUILD_VARIANTS, err);
 }
 
 void mbd_fuzz_opts_pair(const struct mbd_fuzz_opts *o, char *buf, size_t n)
@@ -226,7 +235,7 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"usage: %s [engine flags] [--options] [files or dirs]\n"
 		"options (double dash; libFuzzer ignores and forwards them):\n"
 		"  --variants=A,B[,C...]  run these in lockstep, A the baseline\n"
-		"                         (default " MBD_FUZZ_DEFAULT_VARIANTS ")\n"
+		"                         (default " MBD_FUZZ_BUILD_VARIANTS ")\n"
 		"  --decoder=structured|naive  how input bytes become a trace\n"
 		"  --no-oracle            compare the variants only\n"
 		"  --min-class=CLASS      ignore differences below CLASS: warning,\n"

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Boot-log importer: dmesg text (memblock=debug, memory maps, MEMBLOCK dumps)
+ * into .mbt text. See docs/real-boots.md and `mbdiff import --help`. */
+#ifndef MBD_IMPORT_H
+#define MBD_IMPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum mbd_import_conv { MBD_CONV_AUTO = 0, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE };
+
+struct mbd_import_src {
+	const char *name;      /* shown in comments */
+	const char *buf;
+	size_t len;
+};
+
+struct mbd_import_stats {
+	size_t lines;          /* non-blank source lines */
+	size_t ops;            /* ops written */
+	size_t traced;         /* memblock=debug call lines imported as ops */
+	size_t alloc_requests; /* allocation request lines (their reserve follows) */
+	size_t dumps;          /* MEMBLOCK configuration dumps */
+	size_t checkpoints;    /* expect head lines written */
+	size_t map_entries;    /* e820/EFI/OF/node-range lines turned into ops */
+	size_t known;          /* recognised lines that need no op */
+	size_t unparsed;       /* lines nothing recognised */
+	enum mbd_import_conv conv; /* the convention used */
+	int conv_auto;         /* 1 if it was detected */
+};
+
+/*
+ * Import n logs (read as one boot, in order) into a malloc'd .mbt text in
+ * *out. unparsed, if non-NULL, gets one "NAME:LINE: text" line per
+ * unrecognised source line. Returns 0, or -1 (out of memory).
+ */
+int mbd_import(const struct mbd_import_src *srcs, size_t n, enum mbd_import_conv conv,
+	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed);
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: scripts/import-real.sh [--check] [--mbdiff PATH] [--logs DIR] [--out DIR]
+#
+# Imports every boot log in DIR (default ../shared/data/memlayouts, or
+# $MBDIFF_REAL_LOGS) with `mbdiff import` into OUT/NAME.mbt (default
+# corpus/real), replays each against reference~reference-twin and records
+# the outcome as the first line:
+#     # real-result: ok
+#     # real-result: mbdiff: expectation reference memory/layout at op 8 memblock_reserve
+# tests/real_replay.sh checks that line. With --check nothing is written:
+# exit 1 if any file would change (the importer or the model moved).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+check=0
+mbdiff=${MBDIFF:-$root/build/default/mbdiff}
+logs=${MBDIFF_REAL_LOGS:-$root/../shared/data/memlayouts}
+out=$root/corpus/real
+while (($#)); do
+	case $1 in
+	--check) check=1; shift ;;
+	--mbdiff) mbdiff=$2; shift 2 ;;
+	--logs) logs=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h | --help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "import-real.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[[ -x $mbdiff ]] || { echo "import-real.sh: no mbdiff at $mbdiff (build first)" >&2; exit 2; }
+if [[ ! -d $logs ]]; then
+	echo "import-real.sh: no log directory $logs" >&2
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+changed=0 n=0
+shopt -s nullglob
+for log in "$logs"/*.txt; do
+	name=$(basename "$log" .txt)
+	[[ $name == README ]] && continue
+	if ! "$mbdiff" import "$log" -o "$tmp/$name.body" 2>"$tmp/$name.err"; then
+		echo "import-real.sh: $name: $(tail -n 1 "$tmp/$name.err")" >&2
+		changed=1
+		continue
+	fi
+	res=$("$mbdiff" replay --variants reference,reference-twin "$tmp/$name.body" 2>&1 |
+		grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1)
+	{
+		echo "# real-result: ${res:-ok}"
+		cat "$tmp/$name.body"
+	} >"$tmp/$name.mbt"
+	n=$((n + 1))
+	if ((check)); then
+		if ! cmp -s "$tmp/$name.mbt" "$out/$name.mbt"; then
+			echo "import-real.sh: $out/$name.mbt is out of date" >&2
+			changed=1
+		fi
+	else
+		mv "$tmp/$name.mbt" "$out/$name.mbt"
+	fi
+	printf '%-48s %s\n' "$name" "${res:-ok}"
+done
+echo "import-real.sh: $n logs$( ((check)) && echo ", checked")"
+exit $changed
