@@ -33,7 +33,9 @@ static int grow(struct mbd_ival **v, size_t *cap, size_t need)
 
 	if (need <= *cap)
 		return 0;
-	c = *cap ? *cap : 16;
+	/* start big: a buffer that grows mid-campaign makes the same input take
+	 * different paths (unstable coverage for AFL++) */
+	c = *cap ? *cap : 1024;
 	while (c < need)
 		c *= 2;
 	nv = realloc(*v, c * sizeof(*nv));

@@ -336,8 +336,31 @@ static bool check_expects(const struct mbd_runner *r, const struct mbd_trace *t,
 	return false;
 }
 
+static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
+		     struct mbd_verdict *v);
+
+/*
+ * Each variant is reset again right after the run, so the pages this input
+ * wrote are released now and the next input's reset always starts from the
+ * same clean arena: its path through the reset code (and so the coverage a
+ * fuzzer sees) cannot depend on what ran before. The snapshots the report
+ * reads are the runner's own copies and survive this.
+ */
 int mbd_runner_run(struct mbd_runner *r, const struct mbd_trace *t,
 		   struct mbd_verdict *v)
+{
+	int ret;
+
+	if (!r || !t || !v)
+		return -1;
+	ret = run_trace(r, t, v);
+	for (size_t i = 0; i < r->n; i++)
+		r->slot[i].var->reset(&t->cfg, 0);
+	return ret;
+}
+
+static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
+		     struct mbd_verdict *v)
 {
 	size_t next_expect = 0;
 	/* Kept here, not in r, so the finding's detail pointer stays valid. */

