@@ -84,7 +84,10 @@ static void mbd_glue_kstate_restore(void)
 
 static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 {
-	u64 most = max(memblock.memory.max, memblock.reserved.max);
+	/* looked at only when pages were written, so that a reset after a
+	 * clean one takes the same path whatever ran before (stable coverage) */
+	u64 most = mbd_kc.n_touched ?
+		max(memblock.memory.max, memblock.reserved.max) : 0;
 
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
 		     cfg->movable, verbose,
@@ -102,7 +105,10 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 {
 	/* the largest array the last input can have written anywhere */
-	u64 most = max(memblock.memory.max, memblock.reserved.max);
+	/* looked at only when pages were written, so that a reset after a
+	 * clean one takes the same path whatever ran before (stable coverage) */
+	u64 most = mbd_kc.n_touched ?
+		max(memblock.memory.max, memblock.reserved.max) : 0;
 
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
 		     cfg->movable, verbose,
