@@ -42,6 +42,7 @@ stage() {
 		shift
 	done
 	[[ $name && $tree && $out && $stamp ]] || mbd_die "--stage needs --name --tree --out --stamp"
+	name=${name#kernel:} # the build passes the variant's full name
 	local f
 	for f in mm/memblock.c include/linux/memblock.h; do
 		[[ -f $tree/$f ]] || mbd_die "kernel:$name: $tree/$f does not exist"
@@ -72,7 +73,7 @@ stage() {
 	# One plain compile of the file alone: proves kcompat covers it and
 	# gives nm the file's own data and bss symbols.
 	local obj=$tmp/mbd/scan.o
-	if ! log=$("$cc" -std=gnu11 -c -O0 -fno-common -w -Werror=implicit-function-declaration \
+	if ! log=$("$cc" -std=gnu11 -c -O0 -fno-common -Werror=implicit-function-declaration \
 		-I"$tmp/include" -I"$tmp/mm" -I"$src/algorithms/kcompat" -I"$src/harness" \
 		-include "$tmp/mbd/mbd_kernel_era.h" -DMBD_KERNEL_VARIANT=1 \
 		"$tmp/mm/memblock.c" -o "$obj" 2>&1); then

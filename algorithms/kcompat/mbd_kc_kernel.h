@@ -9,9 +9,31 @@
 #ifndef MBD_KC_KERNEL_H
 #define MBD_KC_KERNEL_H
 
-struct page;
-struct zone;
-struct pglist_data;
+#include <ctype.h>
+#include <stdio.h>
+
+/*
+ * Complete but empty-handed types: the file does pointer arithmetic on
+ * struct page and walks zones in code that is compiled, never run here.
+ */
+struct page {
+	unsigned long flags;
+};
+typedef struct { long counter; } atomic_long_t;
+#define MAX_NR_ZONES 4
+struct zone {
+	atomic_long_t managed_pages;
+};
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+} pg_data_t;
+#define atomic_long_set(v, i) ((v)->counter = (i))
+#define atomic_long_read(v) ((v)->counter)
+/* no online nodes: the loop body is never entered */
+#define for_each_online_pgdat(pgdat) for ((pgdat) = NULL; (pgdat); (pgdat) = NULL)
+/* the buddy allocator's largest order (MAX_ORDER before v6.8 was one more) */
+#define MAX_PAGE_ORDER 10
+#define MAX_ORDER 11
 struct seq_file;
 struct dentry;
 
@@ -41,6 +63,29 @@ static inline struct page *mbd_kc_no_page(const char *what)
 #define free_reserved_page(page) ((void)(page), mbd_kc_no_page("free_reserved_page"))
 #define totalram_pages_add(n) ((void)(n))
 #define totalram_pages_inc() do { } while (0)
+
+/*
+ * Handing memory to the buddy allocator and parsing boot parameters happen
+ * after memblock's work is done; mbdiff never calls them. Reaching one is
+ * a BUG so that a surprise shows as a panic, not as silent success.
+ */
+static inline long mbd_kc_unreached(const char *what)
+{
+	mbd_kc_bug(&mbd_kc, what, "not modelled by kcompat");
+}
+/* variadic where the argument list changed between versions */
+#define memblock_free_pages(...) ((void)mbd_kc_unreached("memblock_free_pages"))
+#define reserve_bootmem_region(...) ((void)mbd_kc_unreached("reserve_bootmem_region"))
+#define early_pfn_to_nid(pfn) ((void)(pfn), (int)mbd_kc_unreached("early_pfn_to_nid"))
+#define memparse(p, retp) ((void)(p), (void)(retp), \
+	(unsigned long long)mbd_kc_unreached("memparse"))
+#define strscpy(dst, src, ...) ((void)(dst), (void)(src), mbd_kc_unreached("strscpy"))
+#define PAGE_ALIGN_DOWN(addr) ALIGN_DOWN(addr, PAGE_SIZE)
+#define pageblock_order 9
+#define pageblock_nr_pages (1UL << pageblock_order)
+#define pageblock_start_pfn(pfn) ALIGN_DOWN((pfn), pageblock_nr_pages)
+#define pageblock_align(pfn) ALIGN((pfn), pageblock_nr_pages)
+#define __ffs(x) ((unsigned long)__builtin_ctzl(x))
 
 /* boot parameters are never parsed here */
 #define early_param(str, fn) \
