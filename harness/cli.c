@@ -46,6 +46,13 @@ static const char usage_text[] =
 "      trace; later dumps become expect checkpoints; --verbose lists the lines\n"
 "      not imported (docs/real-boots.md)\n"
 "\n"
+"  mbdiff bench [--variants a,b,...] [--reps N] [--csv FILE] [--evict-mib N]\n"
+"               [FILE|DIR...]\n"
+"      time the memblock calls alone (no snapshot, no oracle) of each trace\n"
+"      (default: corpus/real) in every variant (default: all, reference\n"
+"      first), warm and cold, interleaved with the baseline; a table on\n"
+"      stdout, and with --csv one row per trace, variant and mode\n"
+"\n"
 "  The first variant is the baseline. Default variants: reference,zhou-2025 if\n"
 "  both exist, else every reference and patch variant. Classes for --min-class:\n"
 "  warning capacity layout return invariant coverage panic crash.\n"
@@ -203,9 +210,8 @@ static size_t default_variants(const struct mbd_variant **vs, size_t max)
 	return n;
 }
 
-/* Parse "a,b,c"; prints the error and returns 0 on a bad list. */
-static size_t named_variants(const char *list, const struct mbd_variant **vs,
-			     size_t max)
+size_t mbd_cli_variant_list(const char *list, const struct mbd_variant **vs,
+			    size_t max)
 {
 	size_t n = 0;
 	const char *p = list;
@@ -260,7 +266,7 @@ struct mbd_runner *mbd_cli_runner(const struct mbd_cli_opts *o)
 		mbd_cli_error("out of memory");
 		return NULL;
 	}
-	n = o->variants ? named_variants(o->variants, vs, max)
+	n = o->variants ? mbd_cli_variant_list(o->variants, vs, max)
 			: default_variants(vs, max);
 	if (n == 0 && !o->variants)
 		mbd_cli_error("no reference or patch variant in this binary");
@@ -357,5 +363,7 @@ int main(int argc, char **argv)
 		return mbd_cli_emit_test(argc - 1, argv + 1);
 	if (strcmp(cmd, "import") == 0)
 		return mbd_cli_import(argc - 1, argv + 1);
+	if (strcmp(cmd, "bench") == 0)
+		return mbd_cli_bench(argc - 1, argv + 1);
 	return mbd_cli_bad_usage("unknown command \"%s\"", cmd);
 }

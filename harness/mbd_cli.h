@@ -48,6 +48,27 @@ int mbd_cli_common_opt(int argc, char **argv, int *i, struct mbd_cli_opts *o);
 /* The runner for o->variants (or the default set); NULL after an error. */
 struct mbd_runner *mbd_cli_runner(const struct mbd_cli_opts *o);
 
+/*
+ * Parse "a,b,c" into vs (at most max, each once); prints the error and
+ * returns 0 on a bad list or an unknown name.
+ */
+size_t mbd_cli_variant_list(const char *list, const struct mbd_variant **vs,
+			    size_t max);
+
+/* Input files named on a command line (cli_walk.c). */
+struct mbd_cli_paths {
+	char **v;
+	size_t n, cap;
+};
+
+/*
+ * Add path to out: a file as it is, a directory walked recursively in name
+ * order (hidden entries, *.dict, *.md and AFL++'s bookkeeping skipped).
+ * Prints each problem; returns how many there were.
+ */
+int mbd_cli_walk(const char *path, struct mbd_cli_paths *out);
+void mbd_cli_paths_free(struct mbd_cli_paths *p);
+
 /* t as .mbt text after header (may be NULL), in a malloc'd buffer. */
 int mbd_cli_format_mbt(const struct mbd_trace *t, const char *header,
 		       char **buf, size_t *len);
@@ -61,5 +82,6 @@ int mbd_cli_convert(int argc, char **argv);
 int mbd_cli_minimize(int argc, char **argv);
 int mbd_cli_emit_test(int argc, char **argv);
 int mbd_cli_import(int argc, char **argv);
+int mbd_cli_bench(int argc, char **argv);
 
 #endif

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The measuring loop behind `mbdiff bench` (mbd_bench.h): interleaved
+ * rounds, one timed replay per variant per round, order-balanced, with the
+ * reset, the warm-up replay and the cache sweep kept outside the clock.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "mbd_bench.h"
+#include "mbd_perf.h"
+
+#define MIB (1024u * 1024u)
+#define CALIBRATION_RUNS 64
+
+struct mbd_bench {
+	const struct mbd_variant **vs;
+	size_t n;
+	struct mbd_bench_opts opts;
+	struct mbd_perf perf;
+	uint64_t *ns;        /* [variant][rep] */
+	uint64_t *instr;     /* [variant][rep], user instructions */
+	double *ratio;       /* [variant][rep] */
+	uint64_t *scratch;   /* reps values, for medians */
+	double *dscratch;
+	long *faults;        /* [variant] */
+	size_t *ops;         /* [variant] */
+	unsigned char *evict;  /* allocated at the first cold run */
+	unsigned sink;       /* keeps the sweep from being optimized out */
+	double clock_ns;     /* empty timed section */
+	uint64_t instr_overhead;
+};
+
+/* One timed replay (t NULL: an empty one, to calibrate). */
+struct sample {
+	uint64_t ns;
+	uint64_t instr;
+	bool counted;
+	long faults;
+	size_t ops;
+};
+
+const char *mbd_bench_mode_name(enum mbd_bench_mode m)
+{
+	return m == MBD_BENCH_COLD ? "cold" : "warm";
+}
+
+/* Largest cache sysfs lists for cpu0, in bytes; 0 if none can be read. */
+static size_t largest_cache(void)
+{
+	size_t best = 0;
+
+	for (int i = 0; i < 16; i++) {
+		char path[96], unit = 0;
+		unsigned long v = 0;
+		FILE *f;
+		int got;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		got = fscanf(f, "%lu%c", &v, &unit);
+		fclose(f);
+		if (got < 1)
+			continue;
+		if (got == 2 && (unit == 'K' || unit == 'k'))
+			v *= 1024;
+		else if (got == 2 && unit == 'M')
+			v *= MIB;
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+void mbd_bench_opts_default(struct mbd_bench_opts *o)
+{
+	size_t c = largest_cache();
+
+	o->reps = 100;
+	/* twice the last level: every line and TLB entry the calls used is
+	 * gone; bounded so a cold sample stays a few milliseconds */
+	o->evict_bytes = c ? 2 * c : 64 * MIB;
+	if (o->evict_bytes < 8 * MIB)
+		o->evict_bytes = 8 * MIB;
+	if (o->evict_bytes > 512 * MIB)
+		o->evict_bytes = 512 * MIB;
+}
+
+size_t mbd_bench_apply(const struct mbd_variant *v, const struct mbd_trace *t)
+{
+	struct mbd_result res;
+	size_t i;
+
+	for (i = 0; i < t->n_ops; i++) {
+		v->apply(&t->ops[i], &res);
+		if (res.panicked)
+			return i + 1;
+	}
+	return i;
+}
+
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
+static void timed(struct mbd_bench *b, const struct mbd_variant *v,
+		  const struct mbd_trace *t, struct sample *s)
+{
+	struct rusage ru0, ru1;
+	struct timespec t0, t1;
+	uint64_t c0 = 0, c1 = 0;
+	bool ok;
+
+	getrusage(RUSAGE_SELF, &ru0);
+	ok = mbd_perf_read(&b->perf, &c0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	s->ops = t ? mbd_bench_apply(v, t) : 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ok = mbd_perf_read(&b->perf, &c1) && ok;
+	getrusage(RUSAGE_SELF, &ru1);
+	s->ns = ts_ns(&t1) - ts_ns(&t0);
+	s->counted = ok && c1 >= c0;
+	s->instr = s->counted ? c1 - c0 : 0;
+	s->faults = ru1.ru_minflt - ru0.ru_minflt;
+}
+
+static void calibrate(struct mbd_bench *b)
+{
+	struct sample s;
+
+	b->clock_ns = 0;
+	b->instr_overhead = 0;
+	for (int i = 0; i < CALIBRATION_RUNS; i++) {
+		timed(b, NULL, NULL, &s);
+		if (i == 0 || s.ns < b->clock_ns)
+			b->clock_ns = (double)s.ns;
+		if (s.counted && (i == 0 || s.instr < b->instr_overhead))
+			b->instr_overhead = s.instr;
+	}
+}
+
+struct mbd_bench *mbd_bench_new(const struct mbd_variant *const *vs, size_t n,
+				const struct mbd_bench_opts *o)
+{
+	struct mbd_bench *b;
+	size_t cells;
+
+	if (!vs || n == 0 || !o || o->reps == 0 || o->reps > SIZE_MAX / n / 8)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!vs[i])
+			return NULL;
+		/* one object, one set of globals: it cannot be two samples */
+		for (size_t j = 0; j < i; j++)
+			if (vs[j] == vs[i])
+				return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->perf.fd = -1;
+	b->n = n;
+	b->opts = *o;
+	cells = n * o->reps;
+	b->vs = calloc(n, sizeof(*b->vs));
+	b->ns = calloc(cells, sizeof(*b->ns));
+	b->instr = calloc(cells, sizeof(*b->instr));
+	b->ratio = calloc(cells, sizeof(*b->ratio));
+	b->scratch = calloc(o->reps, sizeof(*b->scratch));
+	b->dscratch = calloc(o->reps, sizeof(*b->dscratch));
+	b->faults = calloc(n, sizeof(*b->faults));
+	b->ops = calloc(n, sizeof(*b->ops));
+	if (!b->vs || !b->ns || !b->instr || !b->ratio || !b->scratch ||
+	    !b->dscratch || !b->faults || !b->ops) {
+		mbd_bench_free(b);
+		return NULL;
+	}
+	memcpy(b->vs, vs, n * sizeof(*vs));
+	mbd_perf_open(&b->perf);
+	calibrate(b);
+	return b;
+}
+
+void mbd_bench_free(struct mbd_bench *b)
+{
+	if (!b)
+		return;
+	mbd_perf_close(&b->perf);
+	free(b->vs);
+	free(b->ns);
+	free(b->instr);
+	free(b->ratio);
+	free(b->scratch);
+	free(b->dscratch);
+	free(b->faults);
+	free(b->ops);
+	free(b->evict);
+	free(b);
+}
+
+int mbd_bench_perf_errno(const struct mbd_bench *b)
+{
+	return b->perf.err;
+}
+
+double mbd_bench_clock_ns(const struct mbd_bench *b)
+{
+	return b->clock_ns;
+}
+
+size_t mbd_bench_evict_bytes(const struct mbd_bench *b)
+{
+	return b->opts.evict_bytes;
+}
+
+/* Read one byte of every cache line: the lines the calls used are evicted. */
+static int sweep(struct mbd_bench *b)
+{
+	const volatile unsigned char *p;
+	unsigned sum = 0;
+
+	if (!b->evict) {
+		b->evict = malloc(b->opts.evict_bytes);
+		if (!b->evict)
+			return -1;
+		/* fault every page in now, not inside a sweep */
+		memset(b->evict, 1, b->opts.evict_bytes);
+	}
+	p = b->evict;
+	for (size_t i = 0; i < b->opts.evict_bytes; i += 64)
+		sum += p[i];
+	b->sink += sum;
+	return 0;
+}
+
+/* One sample of variant i in mode m, stored as repetition rep (< 0: discard). */
+static int sample_one(struct mbd_bench *b, size_t i, const struct mbd_trace *t,
+		      enum mbd_bench_mode m, long rep)
+{
+	const struct mbd_variant *v = b->vs[i];
+	struct sample s;
+
+	v->reset(&t->cfg, 0);
+	if (m == MBD_BENCH_WARM) {
+		mbd_bench_apply(v, t);
+		v->reset(&t->cfg, 0);
+	} else if (sweep(b) != 0) {
+		return -1;
+	}
+	timed(b, v, t, &s);
+	if (rep < 0)
+		return 0;
+	b->ns[i * b->opts.reps + (size_t)rep] = s.ns;
+	b->instr[i * b->opts.reps + (size_t)rep] =
+		s.counted && s.instr > b->instr_overhead ? s.instr - b->instr_overhead : 0;
+	b->faults[i] += s.faults;
+	b->ops[i] = s.ops;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of the reps values at v (sorted in scratch). */
+static double median_u64(struct mbd_bench *b, const uint64_t *v)
+{
+	size_t n = b->opts.reps;
+
+	memcpy(b->scratch, v, n * sizeof(*v));
+	qsort(b->scratch, n, sizeof(*b->scratch), cmp_u64);
+	if (n % 2)
+		return (double)b->scratch[n / 2];
+	return ((double)b->scratch[n / 2 - 1] + (double)b->scratch[n / 2]) / 2;
+}
+
+static double median_dbl(struct mbd_bench *b, const double *v)
+{
+	size_t n = b->opts.reps;
+
+	memcpy(b->dscratch, v, n * sizeof(*v));
+	qsort(b->dscratch, n, sizeof(*b->dscratch), cmp_dbl);
+	if (n % 2)
+		return b->dscratch[n / 2];
+	return (b->dscratch[n / 2 - 1] + b->dscratch[n / 2]) / 2;
+}
+
+static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
+{
+	size_t reps = b->opts.reps;
+	const uint64_t *ns = b->ns + i * reps;
+	double *ratio = b->ratio + i * reps;
+	const uint64_t *base = b->ns;
+
+	memset(st, 0, sizeof(*st));
+	st->ops = b->ops[i];
+	st->reps = reps;
+	st->ns_median = median_u64(b, ns);
+	/* sorted by median_u64 */
+	st->ns_min = (double)b->scratch[0];
+	st->ns_max = (double)b->scratch[reps - 1];
+	for (size_t r = 0; r < reps; r++)
+		ratio[r] = base[r] ? (double)ns[r] / (double)base[r] : 1.0;
+	st->ratio = median_dbl(b, ratio);
+	st->instr_per_call = -1;
+	if (b->perf.fd >= 0 && st->ops)
+		st->instr_per_call = median_u64(b, b->instr + i * reps) / (double)st->ops;
+	st->faults_per_rep = (double)b->faults[i] / (double)reps;
+}
+
+int mbd_bench_run(struct mbd_bench *b, const struct mbd_trace *t,
+		  enum mbd_bench_mode m, struct mbd_bench_stats *out)
+{
+	size_t n = b ? b->n : 0;
+
+	if (!b || !t || !out || m >= MBD_BENCH__MODES)
+		return -1;
+	memset(b->faults, 0, n * sizeof(*b->faults));
+	/* round -1 warms up the process (code pages, allocator, sweep buffer) */
+	for (long rep = -1; rep < (long)b->opts.reps; rep++) {
+		for (size_t k = 0; k < n; k++) {
+			/* alternate the order so no variant always goes first */
+			size_t i = (rep & 1) ? n - 1 - k : k;
+
+			if (sample_one(b, i, t, m, rep) != 0)
+				return -1;
+		}
+	}
+	/* leave every variant reset, its arena pages released */
+	for (size_t i = 0; i < n; i++)
+		b->vs[i]->reset(&t->cfg, 0);
+	for (size_t i = 0; i < n; i++)
+		stats_of(b, i, &out[i]);
+	return 0;
+}

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `mbdiff bench`: what the memblock calls of each trace cost in each
+ * variant (mbd_bench.h measures). Every input is loaded before anything is
+ * timed, so bad input stops the run at once and no CSV is written; the CSV
+ * is written whole at the end (temp file and rename).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mbd_bench.h"
+#include "mbd_cli.h"
+#include "mbd_input.h"
+
+#define DEFAULT_DIR "corpus/real"
+#define MIB (1024u * 1024u)
+
+struct input {
+	const char *path;      /* as walked */
+	char name[128];        /* file name without .mbt, for the table */
+	struct mbd_trace t;
+};
+
+struct bench_cli {
+	const char *variants;
+	const char *csv;
+	size_t reps;
+	size_t evict_mib;      /* 0: the default */
+	const struct mbd_variant **vs;
+	size_t n;
+	struct input *in;
+	size_t n_in;
+	/* [input][mode][variant] */
+	struct mbd_bench_stats *st;
+	int wname;
+};
+
+static struct mbd_bench_stats *stat_at(const struct bench_cli *c, size_t k,
+				       int mode, size_t i)
+{
+	return &c->st[(k * MBD_BENCH__MODES + (size_t)mode) * c->n + i];
+}
+
+/* A decimal count >= 1. */
+static int parse_count(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v == 0 || v > 100000000ULL)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
+/* Every variant in the binary, "reference" first (the baseline). */
+static size_t all_variants(const struct mbd_variant **vs, size_t max)
+{
+	const struct mbd_variant *ref = mbd_variant_find("reference");
+	size_t n = 0;
+
+	if (ref && max)
+		vs[n++] = ref;
+	for (size_t i = 0; mbd_variants[i] && n < max; i++)
+		if (mbd_variants[i] != ref)
+			vs[n++] = mbd_variants[i];
+	return n;
+}
+
+static int parse_args(int argc, char **argv, struct bench_cli *c,
+		      struct mbd_cli_paths *paths)
+{
+	bool only_files = false;
+	int errors = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		int m;
+
+		if (only_files || a[0] != '-') {
+			errors += mbd_cli_walk(a, paths);
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_files = true;
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--reps", &val)) != 0) {
+			if (m < 0 || parse_count(val, &c->reps))
+				return mbd_cli_bad_usage("bench: %s needs a count >= 1", a);
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--evict-mib", &val)) != 0) {
+			if (m < 0 || parse_count(val, &c->evict_mib) || c->evict_mib > 4096)
+				return mbd_cli_bad_usage("bench: %s needs 1..4096", a);
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--variants", &val)) != 0) {
+			if (m < 0 || !*val)
+				return mbd_cli_bad_usage("bench: %s needs a list of variant names", a);
+			c->variants = val;
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--csv", &val)) != 0) {
+			if (m < 0 || !*val)
+				return mbd_cli_bad_usage("bench: %s needs a file name", a);
+			c->csv = val;
+		} else {
+			return mbd_cli_bad_usage("bench: unknown option \"%s\"", a);
+		}
+	}
+	return errors ? MBD_EXIT_ERROR : MBD_EXIT_OK;
+}
+
+/* The CSV's directory must take a new file: known before minutes of work. */
+static int check_csv_dir(const char *csv)
+{
+	char *copy = strdup(csv);
+	const char *dir;
+	struct stat st;
+	int err = 0;
+
+	if (!copy)
+		return mbd_cli_error("out of memory");
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0)
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if (access(dir, W_OK | X_OK) != 0)
+		err = errno;
+	free(copy);
+	if (err)
+		return mbd_cli_error("bench: cannot write %s: %s", csv, strerror(err));
+	return MBD_EXIT_OK;
+}
+
+static int load_inputs(struct bench_cli *c, const struct mbd_cli_paths *p)
+{
+	int errors = 0;
+
+	c->in = calloc(p->n ? p->n : 1, sizeof(*c->in));
+	if (!c->in)
+		return mbd_cli_error("out of memory");
+	for (size_t k = 0; k < p->n; k++) {
+		struct input *in = &c->in[c->n_in];
+		const char *base = strrchr(p->v[k], '/');
+		size_t len;
+		struct mbd_diag d;
+
+		mbd_trace_init(&in->t);
+		if (mbd_load_file(p->v[k], MBD_DECODER_STRUCTURED, &in->t, &d) != 0) {
+			mbd_diag_print(stderr, &d);
+			mbd_trace_free(&in->t);
+			errors++;
+			continue;
+		}
+		if (in->t.n_ops == 0) {
+			fprintf(stderr, "%s: error: no memblock calls to time\n", p->v[k]);
+			mbd_trace_free(&in->t);
+			errors++;
+			continue;
+		}
+		in->path = p->v[k];
+		base = base ? base + 1 : p->v[k];
+		len = strlen(base);
+		if (len > 4 && strcmp(base + len - 4, ".mbt") == 0)
+			len -= 4;
+		if (len >= sizeof(in->name))
+			len = sizeof(in->name) - 1;
+		memcpy(in->name, base, len);
+		in->name[len] = '\0';
+		if ((int)len > c->wname)
+			c->wname = (int)len;
+		c->n_in++;
+	}
+	return errors ? MBD_EXIT_ERROR : MBD_EXIT_OK;
+}
+
+static int wvar(const struct bench_cli *c)
+{
+	int w = 7;
+
+	for (size_t i = 0; i < c->n; i++)
+		if ((int)strlen(c->vs[i]->name) > w)
+			w = (int)strlen(c->vs[i]->name);
+	return w;
+}
+
+static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
+{
+	int err = mbd_bench_perf_errno(b);
+
+	printf("mbdiff bench: %zu traces, %zu variants, %zu timed replays per "
+	       "variant, trace and mode; baseline %s\n",
+	       c->n_in, c->n, c->reps, c->vs[0]->name);
+	printf("timed: the memblock calls only (reset, warm-up and cache sweep "
+	       "untimed); variants interleaved round by round\n");
+	printf("warm: an untimed replay of the same variant just before; cold: "
+	       "%zu MiB swept first to evict the caches\n",
+	       mbd_bench_evict_bytes(b) / MIB);
+	printf("clock: an empty timed section takes %.0f ns (included in ns/trace)\n",
+	       mbd_bench_clock_ns(b));
+	if (err)
+		printf("instructions: not available (perf_event_open: %s)\n", strerror(err));
+	else
+		printf("instructions: user-space, perf_event_open "
+		       "PERF_COUNT_HW_INSTRUCTIONS, median per call\n");
+	printf("\n%-*s  %-*s  %-4s  %5s  %10s  %10s  %10s  %8s  %10s  %7s  %6s\n",
+	       c->wname, "trace", wvar(c), "variant", "mode", "calls",
+	       "ns min", "ns median", "ns max", "ns/call", "instr/call",
+	       "x base", "faults");
+}
+
+static void print_row(const struct bench_cli *c, const struct input *in,
+		      const char *vname, int mode, const struct mbd_bench_stats *s)
+{
+	char instr[32];
+
+	if (s->instr_per_call >= 0)
+		snprintf(instr, sizeof(instr), "%.1f", s->instr_per_call);
+	else
+		snprintf(instr, sizeof(instr), "-");
+	printf("%-*s  %-*s  %-4s  %5zu  %10.0f  %10.0f  %10.0f  %8.1f  %10s  %7.3f  %6.1f\n",
+	       c->wname, in->name, wvar(c), vname,
+	       mbd_bench_mode_name((enum mbd_bench_mode)mode), s->ops, s->ns_min,
+	       s->ns_median, s->ns_max, s->ns_median / (double)s->ops, instr,
+	       s->ratio, s->faults_per_rep);
+}
+
+/* A CSV field, quoted when it holds a comma, quote or line break. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static const char csv_head[] =
+	"trace,file,variant,kind,mode,calls,reps,trace_ns_min,trace_ns_median,"
+	"trace_ns_max,call_ns_min,call_ns_median,call_ns_max,"
+	"instructions_per_call,ratio_to_baseline,baseline,page_faults_per_rep\n";
+
+static void csv_row(FILE *f, const struct bench_cli *c, const struct input *in,
+		    size_t i, int mode, const struct mbd_bench_stats *s)
+{
+	double ops = (double)s->ops;
+
+	csv_field(f, in->name);
+	fputc(',', f);
+	csv_field(f, in->path);
+	fputc(',', f);
+	csv_field(f, c->vs[i]->name);
+	fprintf(f, ",%s,%s,%zu,%zu,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,",
+		mbd_variant_kind_name(c->vs[i]->kind),
+		mbd_bench_mode_name((enum mbd_bench_mode)mode), s->ops, s->reps,
+		s->ns_min, s->ns_median, s->ns_max, s->ns_min / ops,
+		s->ns_median / ops, s->ns_max / ops);
+	if (s->instr_per_call >= 0)
+		fprintf(f, "%.1f", s->instr_per_call);
+	else
+		fputs("NA", f);
+	fprintf(f, ",%.4f,", s->ratio);
+	csv_field(f, c->vs[0]->name);
+	fprintf(f, ",%.2f\n", s->faults_per_rep);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Per variant and mode over all traces, a "boot" being one trace replayed
+ * once: mean calls and ns per boot, the difference to the baseline per boot
+ * and per call, and the median of the per-trace ratios.
+ */
+static int print_summary(const struct bench_cli *c)
+{
+	double *ratios = calloc(c->n_in, sizeof(*ratios));
+
+	if (!ratios)
+		return mbd_cli_error("out of memory");
+	printf("\nper boot (one replay of a trace), mean over %zu traces:\n", c->n_in);
+	printf("%-*s  %-4s  %10s  %10s  %8s  %12s  %12s  %14s\n", wvar(c), "variant",
+	       "mode", "calls/boot", "ns/boot", "ns/call", "ns/boot-base",
+	       "ns/call-base", "x base median");
+	for (int m = 0; m < MBD_BENCH__MODES; m++) {
+		for (size_t i = 0; i < c->n; i++) {
+			double ops = 0, ns = 0, delta = 0, mid;
+
+			for (size_t k = 0; k < c->n_in; k++) {
+				const struct mbd_bench_stats *s = stat_at(c, k, m, i);
+
+				ops += (double)s->ops;
+				ns += s->ns_median;
+				delta += s->ns_median - stat_at(c, k, m, 0)->ns_median;
+				ratios[k] = s->ratio;
+			}
+			qsort(ratios, c->n_in, sizeof(*ratios), cmp_dbl);
+			mid = c->n_in % 2 ? ratios[c->n_in / 2] :
+			      (ratios[c->n_in / 2 - 1] + ratios[c->n_in / 2]) / 2;
+			printf("%-*s  %-4s  %10.1f  %10.0f  %8.1f  %+12.0f  %+12.2f  %14.3f\n",
+			       wvar(c), c->vs[i]->name,
+			       mbd_bench_mode_name((enum mbd_bench_mode)m),
+			       ops / (double)c->n_in, ns / (double)c->n_in, ns / ops,
+			       delta / (double)c->n_in, delta / ops, mid);
+		}
+	}
+	free(ratios);
+	return MBD_EXIT_OK;
+}
+
+static int measure(struct bench_cli *c, struct mbd_bench *b, FILE *csv)
+{
+	print_header(c, b);
+	for (size_t k = 0; k < c->n_in; k++) {
+		for (int m = 0; m < MBD_BENCH__MODES; m++) {
+			struct mbd_bench_stats *row = stat_at(c, k, m, 0);
+
+			if (mbd_bench_run(b, &c->in[k].t, (enum mbd_bench_mode)m, row) != 0)
+				return mbd_cli_error("bench: out of memory");
+			for (size_t i = 0; i < c->n; i++) {
+				print_row(c, &c->in[k], c->vs[i]->name, m, &row[i]);
+				if (csv)
+					csv_row(csv, c, &c->in[k], i, m, &row[i]);
+			}
+		}
+		fflush(stdout);
+	}
+	return print_summary(c);
+}
+
+static int write_csv(const char *path, const char *buf, size_t len)
+{
+	if (mbd_write_file_atomic(path, buf, len) != 0)
+		return mbd_cli_error("bench: cannot write %s: %s", path, strerror(errno));
+	printf("\nwrote %s\n", path);
+	return MBD_EXIT_OK;
+}
+
+static int run(struct bench_cli *c)
+{
+	struct mbd_bench_opts o;
+	struct mbd_bench *b;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *csv = NULL;
+	int rc;
+
+	mbd_bench_opts_default(&o);
+	if (c->reps)
+		o.reps = c->reps;
+	c->reps = o.reps;
+	if (c->evict_mib)
+		o.evict_bytes = c->evict_mib * MIB;
+	c->st = calloc(c->n_in * MBD_BENCH__MODES * c->n, sizeof(*c->st));
+	b = c->st ? mbd_bench_new(c->vs, c->n, &o) : NULL;
+	if (!b) {
+		free(c->st);
+		return mbd_cli_error("bench: out of memory");
+	}
+	if (c->csv) {
+		csv = open_memstream(&buf, &len);
+		if (!csv) {
+			mbd_bench_free(b);
+			return mbd_cli_error("out of memory");
+		}
+		fputs(csv_head, csv);
+	}
+	rc = measure(c, b, csv);
+	if (csv) {
+		if (fclose(csv) != 0 && rc == MBD_EXIT_OK)
+			rc = mbd_cli_error("bench: out of memory");
+		if (rc == MBD_EXIT_OK)
+			rc = write_csv(c->csv, buf, len);
+		free(buf);
+	}
+	mbd_bench_free(b);
+	free(c->st);
+	return rc;
+}
+
+int mbd_cli_bench(int argc, char **argv)
+{
+	struct bench_cli c = { 0 };
+	struct mbd_cli_paths paths = { 0 };
+	size_t max = mbd_variant_count();
+	struct stat st;
+	int rc;
+
+	c.vs = calloc(max ? max : 1, sizeof(*c.vs));
+	if (!c.vs)
+		return mbd_cli_error("out of memory");
+	rc = parse_args(argc, argv, &c, &paths);
+	if (rc == MBD_EXIT_OK && paths.n == 0) {
+		if (stat(DEFAULT_DIR, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = mbd_cli_walk(DEFAULT_DIR, &paths) ? MBD_EXIT_ERROR : MBD_EXIT_OK;
+		else
+			rc = mbd_cli_bad_usage("bench: no inputs given and no %s here "
+					       "(run it in the source tree, or name "
+					       "traces)", DEFAULT_DIR);
+	}
+	if (rc == MBD_EXIT_OK) {
+		c.n = c.variants ? mbd_cli_variant_list(c.variants, c.vs, max)
+				 : all_variants(c.vs, max);
+		if (c.n == 0)
+			rc = c.variants ? MBD_EXIT_ERROR :
+			     mbd_cli_error("bench: no variant in this binary");
+	}
+	if (rc == MBD_EXIT_OK && c.csv)
+		rc = check_csv_dir(c.csv);
+	if (rc == MBD_EXIT_OK)
+		rc = load_inputs(&c, &paths);
+	if (rc == MBD_EXIT_OK && c.n_in == 0)
+		rc = mbd_cli_error("bench: no traces to time");
+	if (rc == MBD_EXIT_OK)
+		rc = run(&c);
+	for (size_t k = 0; k < c.n_in; k++)
+		mbd_trace_free(&c.in[k].t);
+	free(c.in);
+	free(c.vs);
+	mbd_cli_paths_free(&paths);
+	return rc;
+}

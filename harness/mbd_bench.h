@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cost of the memblock calls alone (`mbdiff bench`): a trace is replayed
+ * through the variant descriptor many times and only the apply() calls are
+ * timed; no snapshot, comparison or oracle runs in between.
+ *
+ * Every variant given is measured in one interleaved loop: each round takes
+ * one sample of every variant (forwards on even rounds, backwards on odd
+ * ones), so frequency drift, other tenants and timer noise hit all of them
+ * alike, and the ratio to the baseline (variant 0) is taken per round.
+ */
+#ifndef MBD_BENCH_H
+#define MBD_BENCH_H
+
+#include <stddef.h>
+
+#include "mbd_trace.h"
+#include "mbd_variant.h"
+
+/*
+ * warm: the sample is preceded by an untimed replay of the same variant,
+ *       so its code, data and the TLB are hot.
+ * cold: the sample is preceded by a sweep over a buffer larger than the
+ *       caches, so the calls start from memory as they do at boot.
+ * Both reset the variant just before the timed replay, and that reset
+ * releases the arena pages the previous replay wrote (the descriptor's reset
+ * always does): a trace that grows a region array pays the page faults in
+ * both modes. faults_per_rep shows how many there were.
+ */
+enum mbd_bench_mode { MBD_BENCH_WARM = 0, MBD_BENCH_COLD = 1, MBD_BENCH__MODES };
+
+const char *mbd_bench_mode_name(enum mbd_bench_mode m);
+
+struct mbd_bench_opts {
+	size_t reps;         /* timed samples per variant and mode (>= 1) */
+	size_t evict_bytes;  /* cold mode: bytes swept before each sample */
+};
+
+/* reps 100; evict_bytes twice the largest cache sysfs names (64 MiB if none). */
+void mbd_bench_opts_default(struct mbd_bench_opts *o);
+
+/* Figures of one variant on one trace in one mode. */
+struct mbd_bench_stats {
+	size_t ops;             /* calls per replay (fewer than the trace's when
+				   a call panicked: the kernel stops there) */
+	size_t reps;
+	double ns_min, ns_median, ns_max;  /* one replay of the trace */
+	double ratio;           /* median over rounds of ns / baseline's ns */
+	double instr_per_call;  /* median; < 0 when not counted */
+	double faults_per_rep;  /* minor page faults inside the timed replays */
+};
+
+struct mbd_bench;
+
+/* vs[0] is the baseline; each variant at most once. NULL on bad arguments
+ * or out of memory. */
+struct mbd_bench *mbd_bench_new(const struct mbd_variant *const *vs, size_t n,
+				const struct mbd_bench_opts *o);
+void mbd_bench_free(struct mbd_bench *b);
+
+/* 0 when instructions are counted, else the errno perf_event_open gave. */
+int mbd_bench_perf_errno(const struct mbd_bench *b);
+/* Smallest time one empty timed section takes (it is in every sample). */
+double mbd_bench_clock_ns(const struct mbd_bench *b);
+size_t mbd_bench_evict_bytes(const struct mbd_bench *b);
+
+/* Measure t in mode m; out[i] for variant i. Returns 0 or -1 (bad args). */
+int mbd_bench_run(struct mbd_bench *b, const struct mbd_trace *t,
+		  enum mbd_bench_mode m, struct mbd_bench_stats *out);
+
+/*
+ * The narrowest replay: apply t's ops to v as they are, from whatever state
+ * v is in (reset it first). Stops after a call that panicked, as the kernel
+ * would. Returns the number of calls made.
+ */
+size_t mbd_bench_apply(const struct mbd_variant *v, const struct mbd_trace *t);
+
+#endif
