@@ -17,10 +17,11 @@ static const char usage_text[] =
 "      every variant in this binary: name, kind, summary\n"
 "\n"
 "  mbdiff replay [--variants a,b,...] [--decoder structured|naive] [--no-oracle]\n"
-"                [--min-class C] [--no-skip-baseline-faults] [--verbose]\n"
-"                [--quiet] FILE|DIR...\n"
+"                [--min-class C] [--no-skip-baseline-faults] [--no-expect]\n"
+"                [--verbose] [--quiet] FILE|DIR...\n"
 "      run .mbt traces and libFuzzer/AFL++ crash files (directories are walked\n"
-"      in name order); print a report for each divergence\n"
+"      in name order); print a report for each divergence; --no-expect skips\n"
+"      the traces' expect checkpoints (compare the variants only)\n"
 "      exit 1 if any input diverges, 0 if all agree, 2 on errors\n"
 "\n"
 "  mbdiff convert IN -o OUT [--to mbt|bin] [--decoder D]\n"
@@ -166,6 +167,14 @@ int mbd_cli_common_opt(int argc, char **argv, int *i, struct mbd_cli_opts *o)
 			return -1;
 		}
 		o->ropts.oracle = false;
+		return 1;
+	}
+	if ((m = mbd_cli_match(argc, argv, i, "--no-expect", NULL)) != 0) {
+		if (m < 0) {
+			mbd_cli_bad_usage("%s takes no value", opt);
+			return -1;
+		}
+		o->ropts.expects = false;
 		return 1;
 	}
 	if ((m = mbd_cli_match(argc, argv, i, "--no-skip-baseline-faults", NULL)) != 0) {

@@ -24,6 +24,9 @@ struct mbd_runner_opts {
 	 * running it alone); false reports the divergence that follows.
 	 */
 	bool skip_baseline_faults;
+	/* check the trace's `expect` checkpoints against the baseline
+	   (default true); false compares the variants only */
+	bool expects;
 };
 
 void mbd_runner_opts_default(struct mbd_runner_opts *o);

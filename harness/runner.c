@@ -45,6 +45,7 @@ void mbd_runner_opts_default(struct mbd_runner_opts *o)
 	o->min_class = MBD_CLASS_WARNING;
 	o->verbose = 0;
 	o->skip_baseline_faults = true;
+	o->expects = true;
 }
 
 struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
@@ -424,7 +425,8 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 			fill_divergence(r, v, i, op, &f);
 			return 1;
 		}
-		if (!r->slot[0].res.panicked && check_expects(r, t, &next_expect, i, v))
+		if (r->opts.expects && !r->slot[0].res.panicked &&
+		    check_expects(r, t, &next_expect, i, v))
 			return 1;
 		if (any_panic) {
 			/* Filtered out by min_class, but a panicked variant

@@ -12,6 +12,8 @@
 # Options:
 #   --no-setup  skip scripts/setup.sh
 #   --no-afl    neither require afl++ nor build/test the afl preset
+#   --no-kernel-trees  do not fetch the real v6.12/v6.1 files
+#               (scripts/get-kernel-tree.sh); kernel-variant/real-* then skip
 #   -j N        parallel build jobs and tests (default: number of cores)
 #   -h, --help  this text
 set -euo pipefail
@@ -21,11 +23,13 @@ set -euo pipefail
 
 setup=1
 afl=1
+ktrees=1
 jobs=$(mbd_nproc)
 while (($#)); do
 	case $1 in
 	--no-setup) setup=0; shift ;;
 	--no-afl) afl=0; shift ;;
+	--no-kernel-trees) ktrees=0; shift ;;
 	-j | --jobs | --jobs=*) mbd_optval "$@"; jobs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	-j[0-9]*) jobs=${1#-j}; shift ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
@@ -42,6 +46,13 @@ if ((setup)); then
 	else
 		bash scripts/setup.sh --no-afl
 	fi
+fi
+
+# Real kernel files for kernel-variant/real-*: Debian's linux-source
+# packages, fetched once into build/kernel-trees (about 25 s). A failed
+# fetch is loud but leaves those tests skipped rather than failing the run.
+if ((ktrees)) && ! bash scripts/get-kernel-tree.sh >/dev/null; then
+	echo "test.sh: warning: could not fetch the real kernel trees; kernel-variant/real-* will be skipped" >&2
 fi
 
 presets=(default fuzz)

@@ -2,17 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: tests/test_kernel_variant.sh --mode=fixture|tree --src=DIR --work=DIR [--cc=CC]
+#                                     [--tree=DIR] [--expect=FILE]
 #
 # The whole kernel-variant path (scripts/kernel-variant.sh, staging, kcompat,
 # glue.c's snapshot reset) in a throwaway build directory.
 #  fixture: a tree made from algorithms/reference (tests/kernel_fixture/),
 #           built as kernel:fixture and, with a mutant patch, kernel:fixmut.
-#  tree:    $MBDIFF_KERNEL_TREE built as kernel:tree; exit 77 when unset.
+#  tree:    a real kernel tree (--tree, else $MBDIFF_KERNEL_TREE) built as
+#           kernel:tree and, with a patch made here, kernel:treemut; exit 77
+#           when there is no tree. With --expect=FILE (tests/kernel-trees/)
+#           the divergences of reference~kernel:tree over the corpus and the
+#           findings of kernel:tree alone must be exactly those listed.
 set -uo pipefail
 
-mode="" src="" work="" cc=${CC:-cc}
+mode="" src="" work="" cc=${CC:-cc} tree_arg="" expect=""
 for a in "$@"; do
 	case $a in
+	--tree=*) tree_arg=${a#*=} ;;
+	--expect=*) expect=${a#*=} ;;
 	--mode=*) mode=${a#*=} ;;
 	--src=*) src=${a#*=} ;;
 	--work=*) work=${a#*=} ;;
@@ -36,11 +43,15 @@ rm -rf "$work"
 mkdir -p "$work"
 
 if [[ $mode == tree ]]; then
-	if [[ -z ${MBDIFF_KERNEL_TREE:-} ]]; then
+	tree=${tree_arg:-${MBDIFF_KERNEL_TREE:-}}
+	if [[ -z $tree ]]; then
 		echo "MBDIFF_KERNEL_TREE is not set: skipping"
 		exit 77
 	fi
-	tree=$MBDIFF_KERNEL_TREE
+	if [[ ! -f $tree/mm/memblock.c ]]; then
+		echo "$tree/mm/memblock.c not there (scripts/get-kernel-tree.sh fetches one): skipping"
+		exit 77
+	fi
 	vname=tree
 else
 	# the fixture tree: the reference laid out as a kernel tree
@@ -127,10 +138,35 @@ if [[ $mode == fixture ]]; then
 	fi
 fi
 
+if [[ $mode == tree && -f $tree/Makefile ]]; then
+	# era detection against the release the tree's Makefile names
+	kver=$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd.)
+	echo "tree: $tree is v$kver"
+	want_dummy=0
+	[[ $(printf '%s\n6.11\n' "$kver" | sort -V | head -n 1) == 6.11 ]] || want_dummy=1
+	grep -q "MBD_K_EMPTY_DUMMY $want_dummy" "$st/mbd/mbd_kernel_era.h" &&
+		ok "v$kver: empty-array convention detected (dummy=$want_dummy)" ||
+		bad "v$kver era: $(cat "$st/mbd/mbd_kernel_era.h")"
+fi
+
+# a patch against the real file, made here: insertion counts one byte too
+# many, so kernel:treemut must differ from kernel:tree on the seeds
+if [[ $mode == tree ]]; then
+	mkdir -p "$work/pa/mm" "$work/pb/mm"
+	cp "$tree/mm/memblock.c" "$work/pa/mm/memblock.c"
+	sed 's/^\(\t*\)type->total_size += size;$/\1type->total_size += size + 1;/' \
+		"$tree/mm/memblock.c" >"$work/pb/mm/memblock.c"
+	(cd "$work" && diff -u --label a/mm/memblock.c --label b/mm/memblock.c \
+		pa/mm/memblock.c pb/mm/memblock.c) >"$work/treemut.patch"
+	[[ -s $work/treemut.patch ]] && ok "made a one-line patch against the tree's file" ||
+		bad "the tree's file has no 'type->total_size += size;' line to patch"
+fi
+
 # ---- a throwaway build with the variants ----
 bd=$work/build
 entries="$vname=$tree"
 [[ $mode == fixture ]] && entries+=";fixmut=$tree:$src/algorithms/mutants/shortcut-lt.patch"
+[[ $mode == tree ]] && entries+=";treemut=$tree:$work/treemut.patch"
 if cmake -S "$src" -B "$bd" -DMBDIFF_TESTS=OFF -DCMAKE_C_COMPILER="$cc" \
 	"-DMBDIFF_KERNEL_VARIANTS=$entries" >"$work/configure.log" 2>&1 &&
 	cmake --build "$bd" --target mbdiff -j "$(nproc)" >"$work/build.log" 2>&1; then
@@ -181,5 +217,30 @@ else
 	((rc == 0 || rc == 1)) && ok "reference~kernel:tree replays corpus/seeds (rc $rc)" ||
 		bad "replay on kernel:tree failed (rc $rc): $(head -30 "$work/seeds.out")"
 	((rc == 0)) || echo "note: divergences: see $work/seeds.out and scripts/fidelity.sh"
+	"$mbdiff" replay --quiet --variants "kernel:tree,kernel:treemut" "$src/corpus/seeds" \
+		>"$work/mut.out" 2>&1
+	rc=$?
+	((rc == 1)) && ok "kernel:treemut diverges from kernel:tree (the patch is in)" ||
+		bad "kernel:treemut replay rc $rc (expected 1): $(head -20 "$work/mut.out")"
+	if [[ $expect ]]; then
+		# every divergent input with its signature line, relative paths
+		sigs() {
+			awk -v root="$src/" -v tag="$1" '
+				/^input: / { f = $2; sub(root, "", f) }
+				/^mbdiff: (divergence|expectation|oracle) / { print tag, f, $0 }' "$2"
+		}
+		dirs=("$src/corpus/seeds" "$src/corpus/regressions" "$src/corpus/real")
+		"$mbdiff" replay --quiet --no-expect --no-oracle --variants "reference,kernel:tree" \
+			"${dirs[@]}" >"$work/pair.out" 2>&1
+		"$mbdiff" replay --quiet --variants "kernel:tree" "$src/corpus/regressions/reference" \
+			>"$work/alone.out" 2>&1
+		{ sigs pair "$work/pair.out"; sigs alone "$work/alone.out"; } | sort >"$work/got"
+		grep -v '^#' "$expect" | sed '/^$/d' | sort >"$work/want"
+		if diff -u "$work/want" "$work/got" >"$work/expect.diff"; then
+			ok "divergences and findings are exactly those in $(basename "$expect") ($(wc -l <"$work/got"))"
+		else
+			bad "divergences differ from $expect (- expected, + got): $(cat "$work/expect.diff")"
+		fi
+	fi
 fi
 finish
