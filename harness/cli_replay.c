@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,32 @@
 #include "mbd_cli.h"
 #include "mbd_input.h"
 #include "mbd_report.h"
+#include "mbd_svg.h"
+
+/* The picture of the run just made, written whole or not at all. */
+static int write_svg(const char *svg, const struct mbd_runner *r,
+		     const struct mbd_trace *t, const struct mbd_verdict *v,
+		     const char *input)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int bad;
+
+	if (!f)
+		return mbd_cli_error("out of memory");
+	bad = mbd_svg_write(f, r, t, v, input) != 0;
+	bad |= fclose(f) != 0;
+	if (bad) {
+		free(buf);
+		return mbd_cli_error("%s: cannot draw (out of memory)", svg);
+	}
+	bad = mbd_write_file_atomic(svg, buf, len) != 0;
+	if (bad)
+		mbd_cli_error("%s: cannot write: %s", svg, strerror(errno));
+	free(buf);
+	return bad ? MBD_EXIT_ERROR : MBD_EXIT_OK;
+}
 
 int mbd_cli_replay(int argc, char **argv)
 {
@@ -22,6 +49,7 @@ int mbd_cli_replay(int argc, char **argv)
 	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0;
 	bool quiet = false, only_files = false;
 	int errors = 0, status;
+	const char *svg = NULL;
 	char **args;
 
 	mbd_cli_opts_default(&o);
@@ -44,7 +72,11 @@ int mbd_cli_replay(int argc, char **argv)
 			quiet = true;
 			continue;
 		}
-		m = mbd_cli_common_opt(argc, argv, &i, &o);
+		m = mbd_cli_match(argc, argv, &i, "--svg", &svg);
+		if (m != 0 && (m < 0 || !*svg))
+			m = (mbd_cli_bad_usage("replay: --svg needs a file name"), -1);
+		if (m == 0)
+			m = mbd_cli_common_opt(argc, argv, &i, &o);
 		if (m == 0)
 			m = (mbd_cli_bad_usage("replay: unknown option \"%s\"", a), -1);
 		if (m < 0) {
@@ -64,6 +96,13 @@ int mbd_cli_replay(int argc, char **argv)
 	for (size_t k = 0; k < n_args; k++)
 		errors += mbd_cli_walk(args[k], &inputs);
 	free(args);
+	if (svg && inputs.n != 1 && !errors) {
+		size_t n = inputs.n;
+
+		mbd_cli_paths_free(&inputs);
+		mbd_runner_free(r);
+		return mbd_cli_bad_usage("replay: --svg draws one input, %zu given", n);
+	}
 
 	mbd_trace_init(&t);
 	for (size_t k = 0; k < inputs.n; k++) {
@@ -98,6 +137,8 @@ int mbd_cli_replay(int argc, char **argv)
 				mbd_report_ok(stdout, r, &t, &v);
 			}
 		}
+		if (rc >= 0 && svg && write_svg(svg, r, &t, &v, path) != MBD_EXIT_OK)
+			errors++;
 		fflush(stdout);
 	}
 	printf("replayed %zu inputs: %zu divergent", replayed, divergent);
