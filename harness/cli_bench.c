@@ -396,7 +396,7 @@ static int run(struct bench_cli *c)
 
 int mbd_cli_bench(int argc, char **argv)
 {
-	struct bench_cli c = { 0 };
+	struct bench_cli c = { .wname = 5 };
 	struct mbd_cli_paths paths = { 0 };
 	size_t max = mbd_variant_count();
 	struct stat st;

@@ -6,7 +6,8 @@
 # Install the Debian packages mbdiff needs, and only those missing:
 #   cmake make gcc clang libclang-rt-<clang major>-dev (libFuzzer) llvm
 #   (llvm-cov, llvm-profdata) lld zip unzip patch binutils (objcopy, nm)
-#   gnuplot-nox (for afl-plot; any installed gnuplot will do) afl++
+#   gnuplot-nox (afl-plot, bench-real.sh; any installed gnuplot will do)
+#   libxml2-utils (xmllint: the SVG test) afl++
 # When everything is present it prints nothing and takes well under a
 # second. apt-get update runs only when something has to be installed.
 # As root it installs; otherwise it names the missing packages and the
@@ -52,7 +53,7 @@ clang_major() {
 
 wanted_packages() {
 	local p=(cmake make gcc clang "libclang-rt-$(clang_major)-dev" llvm lld
-		zip unzip patch binutils gnuplot-nox)
+		zip unzip patch binutils gnuplot-nox libxml2-utils)
 	if ((want_afl)); then
 		p+=(afl++)
 	fi
@@ -83,7 +84,7 @@ missing_packages() {
 
 # Without dpkg (not Debian) we can only look for the commands.
 if ! command -v dpkg-query >/dev/null 2>&1; then
-	cmds=(cmake make gcc clang llvm-cov llvm-profdata ld.lld zip unzip patch objcopy nm gnuplot)
+	cmds=(cmake make gcc clang llvm-cov llvm-profdata ld.lld zip unzip patch objcopy nm gnuplot xmllint)
 	if ((want_afl)); then
 		cmds+=(afl-fuzz afl-clang-fast)
 	fi
