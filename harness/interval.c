@@ -35,7 +35,7 @@ static int grow(struct mbd_ival **v, size_t *cap, size_t need)
 		return 0;
 	/* start big: a buffer that grows mid-campaign makes the same input take
 	 * different paths (unstable coverage for AFL++) */
-	c = *cap ? *cap : 1024;
+	c = *cap ? *cap : 8192;
 	while (c < need)
 		c *= 2;
 	nv = realloc(*v, c * sizeof(*nv));
@@ -64,6 +64,13 @@ static void emit(struct mbd_ival *out, size_t *n, uint64_t start, uint64_t end,
 	out[*n].flags = flags;
 	out[*n].nid = nid;
 	(*n)++;
+}
+
+int mbd_iset_reserve(struct mbd_iset *s)
+{
+	if (grow(&s->v, &s->cap, 1) || grow(&s->tmp, &s->tmp_cap, 1))
+		return -1;
+	return 0;
 }
 
 /* Room for any rebuild of the current set: each edit at most doubles the

@@ -40,6 +40,9 @@ struct mbd_iset {
 };
 
 void mbd_iset_init(struct mbd_iset *s);
+/* Give both buffers their first allocation now: sets that trade buffers
+ * (swaps) then never take a first-use path mid-campaign. -1: no memory. */
+int mbd_iset_reserve(struct mbd_iset *s);
 void mbd_iset_free(struct mbd_iset *s);
 /* Empty the set; keeps the buffers. */
 void mbd_iset_clear(struct mbd_iset *s);

@@ -47,6 +47,11 @@ struct mbd_oracle *mbd_oracle_new(void)
 	mbd_iset_init(&o->t[MEM]);
 	mbd_iset_init(&o->t[RSV]);
 	mbd_iset_init(&o->scratch);
+	if (mbd_iset_reserve(&o->t[MEM]) || mbd_iset_reserve(&o->t[RSV]) ||
+	    mbd_iset_reserve(&o->scratch)) {
+		mbd_oracle_free(o);
+		return NULL;
+	}
 	mbd_config_default(&cfg);
 	mbd_oracle_reset(o, &cfg);
 	return o;

@@ -6,6 +6,10 @@
 #   unit/bad-input          malformed .mbt through replay, convert, minimize
 #   unit/determinism        corpus + random inputs, forwards/backwards/twice
 #   fuzz-smoke/fuzz-decode  a short fuzz_decode run must find nothing
+#   fuzz-smoke/stability    scripts/stability-probe.sh: every seed and
+#                           regression repeats its edge coverage exactly after
+#                           other inputs ran, from a cold process (AFL++
+#                           stability); default build only (its own clang build)
 
 if(MBDIFF_FUZZ)
 	# Decoders, encoder, .mbt parser and printer only: no variants run.
@@ -35,6 +39,14 @@ if(MBDIFF_TESTS)
 			"$<TARGET_FILE:mbdiff>" "${PROJECT_SOURCE_DIR}" "${_rel_work}/determinism")
 	set_tests_properties(unit/determinism PROPERTIES
 		LABELS unit TIMEOUT 120 ENVIRONMENT "${_rel_env}")
+
+	if(NOT MBDIFF_FUZZ AND NOT MBDIFF_AFL)
+		add_test(NAME fuzz-smoke/stability
+			COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/stability-probe.sh"
+				"--build-dir=${_rel_work}/stability-build" --others=3)
+		set_tests_properties(fuzz-smoke/stability PROPERTIES
+			LABELS fuzz-smoke TIMEOUT 600)
+	endif()
 
 	if(MBDIFF_FUZZ)
 		set(MBDIFF_SMOKE_DECODE_RUNS 20000 CACHE STRING

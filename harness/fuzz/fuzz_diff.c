@@ -38,6 +38,52 @@ static _Noreturn void bad_options(void)
 	exit(2);
 }
 
+/*
+ * Every call kind once, on tiny arrays, so that resizing, allocation and
+ * every flag's interval set run too. Its verdict does not matter.
+ */
+static const char warm_up_trace[] =
+	"config memory.max=1 reserved.max=1 resize=1\n"
+	"memblock_add: [0x0000000000100000-0x00000000004fffff]\n"
+	"memblock_add_node: [0x0000000000800000-0x00000000008fffff] nid=1 flags=0x0\n"
+	"memblock_reserve: [0x0000000000100000-0x0000000000100fff]\n"
+	"memblock_reserve: [0x0000000000300000-0x0000000000300fff]\n"
+	"memblock_phys_alloc_range: 4096 bytes align=0x1000 from=0x0 max_addr=0x0\n"
+	"memblock_phys_alloc_try_nid: 4096 bytes align=0x1000 nid=1\n"
+	"memblock_mark_hotplug: [0x0000000000800000-0x000000000080ffff]\n"
+	"memblock_clear_hotplug: [0x0000000000800000-0x0000000000800fff]\n"
+	"memblock_mark_mirror: [0x0000000000100000-0x00000000001fffff]\n"
+	"memblock_mark_nomap: [0x0000000000200000-0x00000000002fffff]\n"
+	"memblock_clear_nomap: [0x0000000000200000-0x0000000000200fff]\n"
+	"memblock_reserved_mark_noinit: [0x0000000000300000-0x0000000000300fff]\n"
+	"memblock_set_node: [0x0000000000100000-0x00000000001fffff] type=memory nid=0\n"
+	"memblock_phys_free: [0x0000000000100000-0x0000000000100fff]\n"
+	"memblock_remove: [0x0000000000400000-0x0000000000400fff]\n"
+	"memblock_set_current_limit: 0x0000000001000000\n"
+	"memblock_set_bottom_up: 1\n"
+	"memblock_phys_alloc_range: 8192 bytes align=0x1000 from=0x0 max_addr=0x0\n"
+	"slab_available\n"
+	"memblock_add: [0x0000000002000000-0x00000000020fffff]\n"
+	"memblock_trim_memory: 0x10000\n";
+
+/*
+ * Runs before the first input, and before AFL++'s fork server starts: maps
+ * the arenas, takes the variants' first-reset snapshots and gives every
+ * buffer (trace, states, oracle sets) its first allocation. Otherwise each
+ * new process would take those first-use paths on its first input only,
+ * and the same input would show different coverage (AFL++ stability).
+ */
+static void warm_up(void)
+{
+	struct mbd_verdict v;
+
+	if (mbd_decode_input((const uint8_t *)warm_up_trace, sizeof(warm_up_trace) - 1,
+			     "<warm-up>", MBD_DECODER_STRUCTURED, &g.trace, NULL) == 0)
+		mbd_runner_run(g.runner, &g.trace, &v);
+	mbd_trace_clear(&g.trace);
+	mbd_runner_run(g.runner, &g.trace, &v);
+}
+
 static void setup(const struct mbd_fuzz_opts *o)
 {
 	char pair[256];
@@ -48,16 +94,7 @@ static void setup(const struct mbd_fuzz_opts *o)
 		exit(2);
 	}
 	mbd_trace_init(&g.trace);
-	/*
-	 * One empty run before the first input: it maps the arenas and takes
-	 * the variants' first-reset snapshots, so every real input goes down
-	 * the same reset path (AFL++ stability, identical coverage per input).
-	 */
-	{
-		struct mbd_verdict warm;
-
-		mbd_runner_run(g.runner, &g.trace, &warm);
-	}
+	warm_up();
 	g.decoder = o->decoder;
 	g.verbose = o->runner.verbose;
 	mbd_fuzz_opts_pair(o, pair, sizeof(pair));
