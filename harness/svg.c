@@ -315,29 +315,57 @@ static void op_band(const struct pic *p, const struct mbd_op *op)
 		p->rows_bottom - p->rows_top);
 }
 
-static void region(const struct pic *p, int type, size_t idx,
+/* "memory[] reserved[]": the region arrays of variant v that lie in rg. */
+static void arrays_in(const struct pic *p, size_t v, const struct mbd_region *rg,
+		      char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < 2 && used < n; t++) {
+		const struct mbd_type_state *ts = type_state(p, v, t);
+
+		if (ts->regions_static || ts->regions_slab ||
+		    ts->regions_pa < rg->base || ts->regions_pa >= mbd_region_end(rg))
+			continue;
+		used += (size_t)snprintf(buf + used, n - used, "%s%s[]", used ? " " : "",
+					 type_names[t]);
+	}
+}
+
+static void region(const struct pic *p, size_t v, int type, size_t idx,
 		   const struct mbd_region *rg, double y)
 {
 	double a = xpos(p, rg->base), b = xpos(p, mbd_region_end(rg));
-	char sz[32], tip[200];
+	char sz[32], arr[40], note[64], tip[240];
 	const char *cls = type ? "rsv" : "mem";
+	size_t used = 0;
 
 	human_size(sz, sizeof(sz), rg->size);
 	if (rg->flags & MBD_FLAG_NOMAP)
 		cls = type ? "rsv nomap" : "mem nomap";
+	/* second line: whose region array lives here, and any flags */
+	arrays_in(p, v, rg, arr, sizeof(arr));
+	note[0] = '\0';
+	if (type && arr[0])
+		used += (size_t)snprintf(note, sizeof(note), "%s", arr);
+	if (rg->flags)
+		snprintf(note + used, sizeof(note) - used, "%sflags 0x%x",
+			 used ? " " : "", (unsigned)rg->flags);
 	snprintf(tip, sizeof(tip), "%s[%zu] 0x%" PRIx64 "-0x%" PRIx64 " size 0x%"
-		 PRIx64 " (%s) flags 0x%x nid %d", type_names[type], idx, rg->base,
-		 mbd_region_end(rg) - 1, rg->size, sz, (unsigned)rg->flags,
-		 (int)rg->nid);
+		 PRIx64 " (%s) flags 0x%x nid %d%s%s", type_names[type], idx,
+		 rg->base, mbd_region_end(rg) - 1, rg->size, sz,
+		 (unsigned)rg->flags, (int)rg->nid, arr[0] ? ", holds " : "", arr);
 	fprintf(p->out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%d\"><title>", cls, a, y, b - a, ROW_H);
 	esc(p->out, tip);
 	fputs("</title></rect>\n", p->out);
+	if (note[0] && b - a < 5.5 * (double)strlen(note))
+		note[0] = '\0';
 	if (b - a >= 8.0 * (double)strlen(sz))
-		text(p, (a + b) / 2, y + ROW_H / 2.0 + 4, "class=\"size\"", sz);
-	if (rg->flags && b - a >= 48)
-		fprintf(p->out, "<text class=\"flags\" x=\"%.1f\" y=\"%.1f\">flags 0x%x"
-			"</text>\n", (a + b) / 2, y + ROW_H - 3.0, (unsigned)rg->flags);
+		text(p, (a + b) / 2, y + (note[0] ? 12.0 : ROW_H / 2.0 + 4), "class=\"size\"", sz);
+	if (note[0])
+		text(p, (a + b) / 2, y + ROW_H - 4.0, "class=\"flags\"", note);
 }
 
 static const char *kind_word(enum cell_kind k)
@@ -435,7 +463,7 @@ static double rows(const struct pic *p, int type, double y)
 			(double)p->ncells * p->cell, ROW_H);
 		for (size_t i = 0; i < ts->n_copied; i++)
 			if (ts->regions[i].size)
-				region(p, type, i, &ts->regions[i], y);
+				region(p, v, type, i, &ts->regions[i], y);
 		if (v)
 			overlays(p, v, type, y);
 		row_label(p, v, type, y);
