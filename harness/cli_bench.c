@@ -58,7 +58,7 @@ static int parse_count(const char *s, size_t *out)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end || v == 0 || v > 100000000ULL)
+	if (errno || *end || v == 0 || v > 1000000ULL)
 		return -1;
 	*out = (size_t)v;
 	return 0;
@@ -96,7 +96,7 @@ static int parse_args(int argc, char **argv, struct bench_cli *c,
 			only_files = true;
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--reps", &val)) != 0) {
 			if (m < 0 || parse_count(val, &c->reps))
-				return mbd_cli_bad_usage("bench: %s needs a count >= 1", a);
+				return mbd_cli_bad_usage("bench: %s needs a count 1..1000000", a);
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--evict-mib", &val)) != 0) {
 			if (m < 0 || parse_count(val, &c->evict_mib) || c->evict_mib > 4096)
 				return mbd_cli_bad_usage("bench: %s needs 1..4096", a);

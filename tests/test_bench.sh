@@ -118,7 +118,7 @@ expect_fail malformed '^in/bad\.mbt:1: error: ' --csv out/fail.csv in/a.mbt in/b
 expect_fail no-calls '^in/empty\.mbt: error: no memblock calls' --csv out/fail.csv in/empty.mbt
 expect_fail missing-file 'in/nope\.mbt: ' --csv out/fail.csv in/nope.mbt
 expect_fail unknown-variant 'unknown variant "no-such"' --variants no-such --csv out/fail.csv in/a.mbt
-expect_fail reps-zero '--reps needs a count' --reps 0 --csv out/fail.csv in/a.mbt
+expect_fail reps-zero '--reps needs a count 1\.\.1000000' --reps 0 --csv out/fail.csv in/a.mbt
 expect_fail unknown-option 'unknown option "--frob"' --frob --csv out/fail.csv in/a.mbt
 expect_fail csv-dir 'cannot write out/nodir/x\.csv' --csv out/nodir/x.csv in/a.mbt
 
