@@ -206,10 +206,12 @@ static inline bool movable_node_is_enabled(void)
 }
 
 /* ---- hooks memblock calls that have no state to model here ---- */
-static inline void kmemleak_alloc_phys(phys_addr_t p, size_t s, gfp_t g)
+static inline void mbd_kc_kmemleak_alloc_phys(phys_addr_t p, size_t s)
 {
-	(void)p; (void)s; (void)g;
+	(void)p; (void)s;
 }
+/* (phys, size, gfp) since v6.0; (phys, size, min_count, gfp) before */
+#define kmemleak_alloc_phys(p, s, ...) mbd_kc_kmemleak_alloc_phys(p, s)
 static inline void kmemleak_free_part_phys(phys_addr_t p, size_t s)
 {
 	(void)p; (void)s;

@@ -87,6 +87,20 @@ static inline long mbd_kc_unreached(const char *what)
 #define pageblock_align(pfn) ALIGN((pfn), pageblock_nr_pages)
 #define __ffs(x) ((unsigned long)__builtin_ctzl(x))
 
+#define page_init_poison(...) ((void)mbd_kc_unreached("page_init_poison"))
+#define free_reserved_area(...) (mbd_kc_unreached("free_reserved_area"))
+
+/* one thread: locks only have to compile */
+struct mutex {
+	int locked;
+};
+#define DEFINE_MUTEX(name) struct mutex name = { 0 }
+#define mutex_lock(m) ((void)(m))
+#define mutex_unlock(m) ((void)(m))
+/* cleanup.h's guard(mutex)(&lock): a no-op statement here */
+#define guard(type) mbd_kc_guard_##type
+#define mbd_kc_guard_mutex(m) ((void)(m))
+
 /* boot parameters are never parsed here */
 #define early_param(str, fn) \
 	static int (*mbd_kc_early_##fn)(char *) __attribute__((unused)) = fn
