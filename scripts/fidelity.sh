@@ -55,7 +55,7 @@ args=(--variants "$baseline,$variant")
 [[ $min_class ]] && args+=(--min-class "$min_class")
 # the corpus replay compares the two variants only: the real traces' expect
 # checkpoints and the oracle judge the baseline, which is not the question
-cargs=("${args[@]}" --no-expect --no-oracle)
+cargs=("${args[@]}" --no-expect --no-oracle --quiet)
 
 status=0
 mbd_log "replaying $baseline~$variant over ${dirs[*]}"
@@ -70,7 +70,8 @@ case $rc in
 	status=1
 	n_div=$(grep -c '^input: ' "$work/corpus.out" || true)
 	echo "corpus: $n_div of $n_in inputs diverge (all reports: $work/corpus.out); the first:"
-	awk '/^input: /{n++} n==1' "$work/corpus.out" | head -60
+	# the first report only (head closing the pipe is not a failure)
+	awk '/^input: /{n++} /^replayed /{exit} n==1' "$work/corpus.out" | head -60 || true
 	;;
 *) cat "$work/corpus.out" >&2; mbd_die "replay failed (rc $rc)" ;;
 esac
