@@ -155,16 +155,9 @@ struct mbd_bench *mbd_bench_new(const struct mbd_variant *const *vs, size_t n,
 	struct mbd_bench *b;
 	size_t cells;
 
-	if (!vs || n == 0 || !o || o->reps == 0 || o->reps > SIZE_MAX / n / 8)
+	if (!vs || n == 0 || !o || o->reps == 0 || o->reps > SIZE_MAX / n / 8 ||
+	    !mbd_variants_distinct(vs, n))
 		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (!vs[i])
-			return NULL;
-		/* one object, one set of globals: it cannot be two samples */
-		for (size_t j = 0; j < i; j++)
-			if (vs[j] == vs[i])
-				return NULL;
-	}
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;

@@ -163,29 +163,28 @@ int mbd_cli_common_opt(int argc, char **argv, int *i, struct mbd_cli_opts *o)
 		o->ropts.min_class = c;
 		return 1;
 	}
-	if ((m = mbd_cli_match(argc, argv, i, "--no-oracle", NULL)) != 0) {
-		if (m < 0) {
-			mbd_cli_bad_usage("%s takes no value", opt);
-			return -1;
+	/* the value-less switches: each turns one runner option off or on */
+	{
+		const struct {
+			const char *name;
+			bool *dst;
+			bool value;
+		} flags[] = {
+			{ "--no-oracle", &o->ropts.oracle, false },
+			{ "--no-expect", &o->ropts.expects, false },
+			{ "--no-skip-baseline-faults", &o->ropts.skip_baseline_faults, false },
+		};
+
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+			if ((m = mbd_cli_match(argc, argv, i, flags[k].name, NULL)) == 0)
+				continue;
+			if (m < 0) {
+				mbd_cli_bad_usage("%s takes no value", opt);
+				return -1;
+			}
+			*flags[k].dst = flags[k].value;
+			return 1;
 		}
-		o->ropts.oracle = false;
-		return 1;
-	}
-	if ((m = mbd_cli_match(argc, argv, i, "--no-expect", NULL)) != 0) {
-		if (m < 0) {
-			mbd_cli_bad_usage("%s takes no value", opt);
-			return -1;
-		}
-		o->ropts.expects = false;
-		return 1;
-	}
-	if ((m = mbd_cli_match(argc, argv, i, "--no-skip-baseline-faults", NULL)) != 0) {
-		if (m < 0) {
-			mbd_cli_bad_usage("%s takes no value", opt);
-			return -1;
-		}
-		o->ropts.skip_baseline_faults = false;
-		return 1;
 	}
 	if ((m = mbd_cli_match(argc, argv, i, "--verbose", NULL)) != 0) {
 		if (m < 0) {

@@ -65,6 +65,9 @@ struct mbd_variant {
 extern const struct mbd_variant *const mbd_variants[];
 size_t mbd_variant_count(void);
 const struct mbd_variant *mbd_variant_find(const char *name);
+/* vs[0..n) are all non-NULL and no variant appears twice: one variant
+ * object has one set of globals, so it cannot run beside itself. */
+bool mbd_variants_distinct(const struct mbd_variant *const *vs, size_t n);
 const char *mbd_variant_kind_name(enum mbd_variant_kind k);
 
 /* State buffers (used by the variants' snapshot and by the runner). */

@@ -53,17 +53,8 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 {
 	struct mbd_runner *r;
 
-	if (!variants || n == 0)
+	if (!variants || n == 0 || !mbd_variants_distinct(variants, n))
 		return NULL;
-	/* One variant object has one set of globals: it cannot run twice in
-	 * lockstep with itself. */
-	for (size_t i = 0; i < n; i++) {
-		if (!variants[i])
-			return NULL;
-		for (size_t j = 0; j < i; j++)
-			if (variants[j] == variants[i])
-				return NULL;
-	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;

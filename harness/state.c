@@ -74,6 +74,18 @@ const struct mbd_variant *mbd_variant_find(const char *name)
 	return NULL;
 }
 
+bool mbd_variants_distinct(const struct mbd_variant *const *vs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!vs[i])
+			return false;
+		for (size_t j = 0; j < i; j++)
+			if (vs[j] == vs[i])
+				return false;
+	}
+	return true;
+}
+
 const char *mbd_variant_kind_name(enum mbd_variant_kind k)
 {
 	switch (k) {
