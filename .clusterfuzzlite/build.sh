@@ -1,7 +1,7 @@
 #!/bin/bash -eu
 # SPDX-License-Identifier: GPL-2.0
 # OSS-Fuzz / ClusterFuzzLite build script (also runs outside Docker; see
-# tests/test_ossfuzz_build.sh and docs/ci-fuzzing.md).
+# tests/fuzz/test_ossfuzz_build.sh and docs/ci-fuzzing.md).
 #
 # Contract: $CC $CFLAGS $LIB_FUZZING_ENGINE $OUT $SRC $WORK as set by the
 # base-builder image. Builds with CMake in $WORK/mbdiff-build

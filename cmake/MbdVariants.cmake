@@ -279,7 +279,7 @@ function(mbd_add_variant_objects suffix launcher outvar)
 		target_include_directories(${raw} PRIVATE
 			"${tree}/include" "${tree}/mm"
 			"${PROJECT_SOURCE_DIR}/algorithms/kcompat"
-			"${PROJECT_SOURCE_DIR}/harness")
+			"${MBD_MODEL_INCLUDE_DIR}")
 		target_compile_definitions(${raw} PRIVATE
 			"MBD_VARIANT_ID=${id}"
 			"MBD_VARIANT_NAME=\"${name}\""

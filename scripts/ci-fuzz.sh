@@ -19,7 +19,7 @@
 #   --jobs N          parallel fuzzers (default 1)
 #   --variants A,B    default reference,zhou-2025
 #   --decoder D       structured (default) or naive
-#   --min-class C     ignore differences below class C
+#   --min-class C     ignore differences below class C (default capacity)
 #   --artifacts DIR   default artifacts/ci-fuzz-<engine>-<date>
 #   --seeds DIR       seed inputs (default corpus/seeds); --no-seeds: none
 #   --binary FILE     fuzz target to run instead of the built one
@@ -44,7 +44,7 @@ engine=libfuzzer
 jobs=1
 variants=$MBD_DEFAULT_VARIANTS
 decoder=structured
-min_class=
+min_class=$MBD_DEFAULT_CLASS
 artifacts=
 build=1
 verbose=0

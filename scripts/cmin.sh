@@ -16,7 +16,7 @@
 #   --set-cover     libFuzzer -set_cover_merge=1 (greedy, smaller result)
 #   --variants A,B  default reference,zhou-2025
 #   --decoder D     structured (default) or naive
-#   --min-class C   as in the campaign
+#   --min-class C   as in the campaign (default capacity)
 #   --binary FILE   target binary (default build/fuzz/fuzz_diff or
 #                   build/afl/afl_diff)
 #   -h, --help      this text
@@ -30,7 +30,7 @@ out=
 set_cover=0
 variants=$MBD_DEFAULT_VARIANTS
 decoder=structured
-min_class=
+min_class=$MBD_DEFAULT_CLASS
 binary=
 inputs=()
 while (($#)); do

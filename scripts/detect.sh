@@ -23,7 +23,9 @@
 #   --variants LIST  only these variants (comma-separated names from
 #                    `mbdiff list`; default: every non-reference one)
 #   --baseline NAME  the variant compared against (default reference)
-#   --min-class C    count only divergences of class C or worse
+#   --min-class C    count only divergences of class C or worse (default
+#                    warning: any difference, as docs/ measured; the
+#                    campaigns' default is capacity)
 #   --decoders LIST  structured,naive (default both)
 #   --corpora LIST   empty,seeds (default both)
 #   --max-len N      -max_len of every run (default 200 for structured and
@@ -47,7 +49,7 @@ budget=60
 nseeds=5
 variants=
 baseline=reference
-min_class=
+min_class=warning
 decoders=structured,naive
 corpora=empty,seeds
 max_len=

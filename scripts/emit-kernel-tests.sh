@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Regenerate docs/kernel-tests/ from corpus/regressions/**/*.mbt:
-#   scripts/emit-kernel-tests.sh [MBDIFF] [OUTDIR]
+# Usage: scripts/emit-kernel-tests.sh [MBDIFF] [OUTDIR]
+#
+# Regenerate docs/kernel-tests/ from corpus/regressions/**/*.mbt.
 # One <variant>--<name>.c per regression; traces the kernel suite cannot
 # model (slab, ...) are skipped with the reason. Stale .c files are removed.
 set -euo pipefail
+case ${1:-} in
+-h | --help) sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 src=$(cd "$(dirname "$0")/.." && pwd)
 mbdiff=${1:-$src/build/default/mbdiff}
 out=${2:-$src/docs/kernel-tests}

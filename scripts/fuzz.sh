@@ -16,7 +16,8 @@
 #   --variants A,B   variants to run in lockstep (default reference,zhou-2025)
 #   --decoder D      structured (default) or naive byte decoder
 #   --min-class C    ignore differences below class C (warning capacity
-#                    layout return invariant coverage panic)
+#                    layout return invariant coverage panic; default
+#                    capacity: a WARN count alone is not reported)
 #   --no-oracle      compare the variants only, without the oracle
 #   --seeds DIR      seed inputs (default corpus/seeds; .mbt files are
 #                    converted with `mbdiff convert` into OUT/corpus)
@@ -51,7 +52,7 @@ time_s=600
 jobs=1
 variants=$MBD_DEFAULT_VARIANTS
 decoder=structured
-min_class=
+min_class=$MBD_DEFAULT_CLASS
 no_oracle=0
 seeds=$MBD_ROOT/corpus/seeds
 seeds_explicit=0

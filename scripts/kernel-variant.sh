@@ -74,7 +74,7 @@ stage() {
 	# gives nm the file's own data and bss symbols.
 	local obj=$tmp/mbd/scan.o
 	if ! log=$("$cc" -std=gnu11 -c -O0 -fno-common -Werror=implicit-function-declaration \
-		-I"$tmp/include" -I"$tmp/mm" -I"$src/algorithms/kcompat" -I"$src/harness" \
+		-I"$tmp/include" -I"$tmp/mm" -I"$src/algorithms/kcompat" -I"$src/harness/model" \
 		-include "$tmp/mbd/mbd_kernel_era.h" -DMBD_KERNEL_VARIANT=1 \
 		"$tmp/mm/memblock.c" -o "$obj" 2>&1); then
 		printf '%s\n' "$log" | grep -E 'error|MBD_KCOMPAT' | head -40 >&2
@@ -85,7 +85,7 @@ stage() {
 	# but nothing defines is named here, not deep inside the real link
 	printf 'int main(void) { return 0; }\n' >"$tmp/mbd/main.c"
 	if ! log=$("$cc" -std=gnu11 -w -o "$tmp/mbd/link-check" "$obj" "$tmp/mbd/main.c" \
-		-I"$src/algorithms/kcompat" -I"$src/harness" "$src"/algorithms/kcompat/*.c 2>&1); then
+		-I"$src/algorithms/kcompat" -I"$src/harness/model" "$src"/algorithms/kcompat/*.c 2>&1); then
 		printf '%s\n' "$log" | grep -E 'undefined reference|multiple definition' | sort -u | head -40 >&2
 		mbd_die "kernel:$name: mm/memblock.c from $tree uses symbols kcompat does not define" \
 			"(named above; see docs/kernel-variants.md)"

@@ -17,6 +17,9 @@ MBD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 MBD_PROG=$(basename "${BASH_SOURCE[1]:-$0}")
 MBD_DEFAULT_VARIANTS=reference,zhou-2025
 MBD_CLASSES="warning capacity layout return invariant coverage panic crash"
+# The default --min-class of every entry point; the same as
+# MBD_CLASS_DEFAULT_MIN in harness/model/mbd_verdict.h (tests/scripts checks).
+MBD_DEFAULT_CLASS=capacity
 
 # ---------------------------------------------------------------- messages
 

@@ -17,7 +17,7 @@
 #   --time S        libFuzzer time limit for the byte minimization (default 60)
 #   --variants A,B  default reference,zhou-2025 (use the campaign's)
 #   --decoder D     structured (default) or naive (use the campaign's)
-#   --min-class C   as in the campaign
+#   --min-class C   as in the campaign (default capacity)
 #   -o, --out BASE  write BASE.min and BASE.mbt (default: CRASH.min, CRASH.mbt)
 #   --no-bytes      skip the engine's byte minimization
 #   --no-mbt        skip `mbdiff minimize`
@@ -34,7 +34,7 @@ runs=10000
 time_s=60
 variants=$MBD_DEFAULT_VARIANTS
 decoder=structured
-min_class=
+min_class=$MBD_DEFAULT_CLASS
 base=
 do_bytes=1
 do_mbt=1

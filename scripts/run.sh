@@ -15,9 +15,9 @@
 #   --engine E      libfuzzer (default) or afl
 #   --jobs N        parallel fuzzers (default 1)
 #   --decoder D     structured (default) or naive
-#   --min-class C   ignore differences below class C (default return: a
-#                   different return value, invariant, coverage or panic;
-#                   use warning to see every difference)
+#   --min-class C   ignore differences below class C (default capacity:
+#                   every difference but a WARN count alone; warning
+#                   shows those too)
 #   --out DIR       default out/run-<date>
 #   -h, --help      this text
 #
@@ -33,7 +33,7 @@ variants=$MBD_DEFAULT_VARIANTS
 engine=libfuzzer
 jobs=1
 decoder=structured
-min_class=return
+min_class=$MBD_DEFAULT_CLASS
 out=
 while (($#)); do
 	case $1 in

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# OSS-Fuzz/ClusterFuzzLite targets (docs/ci-fuzzing.md).
+#
+# MBDIFF_OSSFUZZ=ON (with MBDIFF_FUZZ=ON) adds one libFuzzer target per
+# useful variant set, each with its variant list compiled in, because an
+# OSS-Fuzz/ClusterFuzzLite runner cannot pass our "--" options:
+#   mbdiff_reference_<patch>  reference against one patch (zhou-2025 -> zhou_2025)
+#   mbdiff_all                reference, reference-twin and every patch
+# Mutants (seeded bugs) are left out: they would crash at once.
+# It writes ${CMAKE_BINARY_DIR}/ossfuzz-targets.txt, "name variants" per
+# line, which .clusterfuzzlite/build.sh reads to install the targets.
+option(MBDIFF_OSSFUZZ "Build OSS-Fuzz style targets with baked-in variants" OFF)
+
+if(MBDIFF_OSSFUZZ AND MBDIFF_FUZZ)
+	set(_all "")
+	set(_pairs "")
+	foreach(v IN LISTS MBD_VARIANTS)
+		if(MBD_V_${v}_KIND STREQUAL "MBD_KIND_MUTANT")
+			continue()
+		endif()
+		list(APPEND _all "${v}")
+		if(MBD_V_${v}_KIND STREQUAL "MBD_KIND_PATCH")
+			string(REPLACE "-" "_" _id "${v}")
+			list(APPEND _pairs "mbdiff_reference_${_id}=reference,${v}")
+		endif()
+	endforeach()
+	list(JOIN _all "," _all_csv)
+	set(_manifest "")
+	foreach(item IN LISTS _pairs ITEMS "mbdiff_all=${_all_csv}")
+		string(FIND "${item}" "=" _eq)
+		string(SUBSTRING "${item}" 0 ${_eq} _name)
+		math(EXPR _eq "${_eq} + 1")
+		string(SUBSTRING "${item}" ${_eq} -1 _vars)
+		add_executable(${_name} "${MBD_FUZZ_DIR}/fuzz_diff.c" "${MBD_FUZZ_DIR}/fuzz_options.c")
+		mbd_harness_target(${_name})
+		target_compile_definitions(${_name} PRIVATE "MBD_FUZZ_BAKED_VARIANTS=\"${_vars}\"")
+		target_link_libraries(${_name} PRIVATE mbd_harness)
+		target_link_options(${_name} PRIVATE ${MBD_FUZZ_ENGINE_FLAGS})
+		set_target_properties(${_name} PROPERTIES
+			RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/ossfuzz")
+		string(APPEND _manifest "${_name} ${_vars}\n")
+	endforeach()
+	file(WRITE "${CMAKE_BINARY_DIR}/ossfuzz-targets.txt" "${_manifest}")
+endif()

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lockstep runner. Every variant keeps two state buffers that swap roles
+ * each op ("after" of op i becomes "before" of op i + 1), so the steady state
+ * copies each array once per op (inside snapshot) and never allocates.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd_compare.h"
+#include "mbd_expect.h"
+#include "mbd_oracle.h"
+#include "mbd_runner.h"
+
+struct mbd_slot {
+	const struct mbd_variant *var;
+	struct mbd_state buf[2];
+	struct mbd_state *before;
+	struct mbd_state *after;
+	struct mbd_result res;
+	struct mbd_oracle *oracle; /* NULL when opts.oracle is off */
+};
+
+struct mbd_runner {
+	struct mbd_runner_opts opts;
+	size_t n;
+	struct mbd_slot *slot;
+};
+
+/* A candidate finding while judging one op. */
+struct mbd_finding {
+	enum mbd_class cls;
+	enum mbd_where where;
+	bool by_oracle;
+	int vb;
+	const char *detail;
+};
+
+void mbd_runner_opts_default(struct mbd_runner_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->oracle = true;
+	o->min_class = MBD_CLASS_DEFAULT_MIN;
+	o->verbose = 0;
+	o->skip_baseline_faults = true;
+	o->expects = true;
+}
+
+struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
+				  size_t n, const struct mbd_runner_opts *o)
+{
+	struct mbd_runner *r;
+
+	if (!variants || n == 0 || !mbd_variants_distinct(variants, n))
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	if (o)
+		r->opts = *o;
+	else
+		mbd_runner_opts_default(&r->opts);
+	r->slot = calloc(n, sizeof(*r->slot));
+	if (!r->slot) {
+		free(r);
+		return NULL;
+	}
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct mbd_slot *s = &r->slot[i];
+
+		s->var = variants[i];
+		mbd_state_init(&s->buf[0]);
+		mbd_state_init(&s->buf[1]);
+		s->before = &s->buf[0];
+		s->after = &s->buf[1];
+		if (r->opts.oracle) {
+			s->oracle = mbd_oracle_new();
+			if (!s->oracle) {
+				mbd_runner_free(r);
+				return NULL;
+			}
+		}
+	}
+	return r;
+}
+
+void mbd_runner_free(struct mbd_runner *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		mbd_state_free(&r->slot[i].buf[0]);
+		mbd_state_free(&r->slot[i].buf[1]);
+		if (r->slot[i].oracle)
+			mbd_oracle_free(r->slot[i].oracle);
+	}
+	free(r->slot);
+	free(r);
+}
+
+static void set_detail(struct mbd_verdict *v, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len >= sizeof(v->detail))
+		len = sizeof(v->detail) - 1;
+	memcpy(v->detail, s, len);
+	v->detail[len] = '\0';
+}
+
+static void reset_all(struct mbd_runner *r, const struct mbd_config *cfg)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct mbd_slot *s = &r->slot[i];
+
+		s->var->reset(cfg, r->opts.verbose);
+		memset(&s->res, 0, sizeof(s->res));
+		s->var->snapshot(s->after);
+		/* Before the first op "before" and "after" are the boot state. */
+		mbd_state_copy(s->before, s->after);
+		if (s->oracle)
+			mbd_oracle_reset(s->oracle, cfg);
+	}
+}
+
+static void apply_all(struct mbd_runner *r, const struct mbd_op *op)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct mbd_slot *s = &r->slot[i];
+		struct mbd_state *tmp = s->before;
+
+		s->before = s->after;
+		s->after = tmp;
+		memset(&s->res, 0, sizeof(s->res));
+		s->var->apply(op, &s->res);
+		s->var->snapshot(s->after);
+	}
+}
+
+/*
+ * Panic outcomes. Returns true if any variant panicked (the trace cannot go
+ * on); *all_same tells agreement; *first_diff is the first variant whose
+ * outcome differs from the baseline's.
+ */
+static bool check_panics(const struct mbd_runner *r, bool *all_same,
+			 size_t *first_diff)
+{
+	const struct mbd_result *r0 = &r->slot[0].res;
+	bool any = false;
+
+	*all_same = true;
+	*first_diff = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct mbd_result *ri = &r->slot[i].res;
+
+		if (ri->panicked)
+			any = true;
+		if (i == 0)
+			continue;
+		if (ri->panicked != r0->panicked ||
+		    (ri->panicked && strncmp(ri->panic_msg, r0->panic_msg,
+					      sizeof(ri->panic_msg)) != 0)) {
+			if (*all_same)
+				*first_diff = i;
+			*all_same = false;
+		}
+	}
+	return any;
+}
+
+/* Worst comparison of the baseline with each other variant (first on ties). */
+static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
+			struct mbd_finding *f)
+{
+	const struct mbd_slot *a = &r->slot[0];
+	struct mbd_diff d;
+
+	for (size_t j = 1; j < r->n; j++) {
+		const struct mbd_slot *b = &r->slot[j];
+		enum mbd_class c;
+
+		if (a->res.panicked || b->res.panicked)
+			continue;
+		memset(&d, 0, sizeof(d));
+		c = mbd_compare(&a->res, a->after, &b->res, b->after, &d);
+		if (c < r->opts.min_class || c <= f->cls)
+			continue;
+		*best = d;
+		f->cls = c;
+		f->where = d.where;
+		f->by_oracle = false;
+		f->vb = (int)j;
+		f->detail = best->detail;
+	}
+}
+
+/*
+ * Step every live oracle (each must see every op to stay in sync) and keep
+ * the worst finding if it beats the comparison (ties go to the comparison).
+ * With base non-NULL the baseline's own finding goes there instead (a
+ * baseline fault), whatever the comparison found.
+ */
+static void oracle_all(const struct mbd_runner *r, const struct mbd_op *op,
+		       struct mbd_oracle_finding *best, struct mbd_finding *f,
+		       struct mbd_oracle_finding *base)
+{
+	struct mbd_oracle_finding of;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct mbd_slot *s = &r->slot[i];
+		enum mbd_class c;
+
+		if (!s->oracle || s->res.panicked)
+			continue;
+		memset(&of, 0, sizeof(of));
+		c = mbd_oracle_step(s->oracle, op, s->before, s->after,
+				    &s->res, &of);
+		if (c == MBD_CLASS_NONE)
+			continue;
+		/* a baseline fault voids the comparison whatever min_class says */
+		if (i == 0 && base) {
+			*base = of;
+			base->cls = c;
+			continue;
+		}
+		if (c < r->opts.min_class || c <= f->cls)
+			continue;
+		*best = of;
+		f->cls = c;
+		f->where = of.where;
+		f->by_oracle = true;
+		f->vb = (int)i;
+		f->detail = best->detail;
+	}
+}
+
+static void fill_divergence(const struct mbd_runner *r, struct mbd_verdict *v,
+			    size_t i, const struct mbd_op *op,
+			    const struct mbd_finding *f)
+{
+	v->divergent = true;
+	v->by_oracle = f->by_oracle;
+	v->cls = f->cls;
+	v->where = f->where;
+	v->op_index = i;
+	v->op_kind = op->kind;
+	v->va = f->by_oracle ? f->vb : 0;
+	v->vb = f->vb;
+	v->ops_run = i + 1;
+	v->all_panicked = false;
+	set_detail(v, f->detail ? f->detail : "");
+	mbd_signature(v, r->slot[v->va].var->name, r->slot[v->vb].var->name);
+}
+
+/*
+ * The baseline itself is unsound at op i: stop without a verdict, since
+ * every comparison against it from here on means nothing.
+ */
+/*
+ * A BUG_ON() (or a harness limit) in the baseline means it is broken; a
+ * plain panic() such as "cannot resize" is a designed outcome that the
+ * other variants must reproduce.
+ */
+static bool baseline_bug(const struct mbd_result *res)
+{
+	return res->panicked &&
+	       (strncmp(res->panic_msg, "kernel BUG", 10) == 0 ||
+		strncmp(res->panic_msg, "kcompat:", 8) == 0);
+}
+
+static int baseline_fault(struct mbd_verdict *v, size_t i,
+			  const struct mbd_op *op, enum mbd_class cls,
+			  enum mbd_where where, bool by_oracle, const char *what)
+{
+	v->baseline_fault = true;
+	v->by_oracle = by_oracle;
+	v->cls = cls;
+	v->where = where;
+	v->op_index = i;
+	v->op_kind = op->kind;
+	v->ops_run = i + 1;
+	set_detail(v, what);
+	return 0;
+}
+
+/*
+ * The checkpoints after op i against the baseline's state. A mismatch is
+ * reported like an oracle finding about the baseline (va == vb == 0), with
+ * the signature "mbdiff: expectation NAME where/class at op N name".
+ */
+static bool check_expects(const struct mbd_runner *r, const struct mbd_trace *t,
+			  size_t *next, size_t i, struct mbd_verdict *v)
+{
+	char what[200];
+
+	for (; *next < t->n_expects && t->expects[*next].after_op <= i + 1; (*next)++) {
+		const struct mbd_expect *e = &t->expects[*next];
+		enum mbd_class c;
+		char line[240];
+
+		if (e->after_op != i + 1)
+			continue;
+		c = mbd_expect_check(e, r->slot[0].after, what, sizeof(what));
+		if (c == MBD_CLASS_NONE)
+			continue;
+		v->divergent = true;
+		v->by_oracle = true;
+		v->cls = c;
+		v->where = e->type == MBD_TYPE_RESERVED ? MBD_WHERE_RESERVED : MBD_WHERE_MEMORY;
+		v->op_index = i;
+		v->op_kind = t->ops[i].kind;
+		v->va = v->vb = 0;
+		v->ops_run = i + 1;
+		if (e->line)
+			snprintf(line, sizeof(line), "expect (line %u): %.200s", (unsigned)e->line, what);
+		else
+			snprintf(line, sizeof(line), "expect: %.200s", what);
+		set_detail(v, line);
+		snprintf(v->signature, sizeof(v->signature),
+			 "mbdiff: expectation %.60s %s/%s at op %zu %s", r->slot[0].var->name,
+			 mbd_where_name(v->where), mbd_class_name(c), i + 1,
+			 mbd_op_name(v->op_kind));
+		return true;
+	}
+	return false;
+}
+
+static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
+		     struct mbd_verdict *v);
+
+/*
+ * Each variant is reset again right after the run, so the pages this input
+ * wrote are released now and the next input's reset always starts from the
+ * same clean arena: its path through the reset code (and so the coverage a
+ * fuzzer sees) cannot depend on what ran before. The snapshots the report
+ * reads are the runner's own copies and survive this.
+ */
+int mbd_runner_run(struct mbd_runner *r, const struct mbd_trace *t,
+		   struct mbd_verdict *v)
+{
+	int ret;
+
+	if (!r || !t || !v)
+		return -1;
+	ret = run_trace(r, t, v);
+	for (size_t i = 0; i < r->n; i++)
+		r->slot[i].var->reset(&t->cfg, 0);
+	return ret;
+}
+
+static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
+		     struct mbd_verdict *v)
+{
+	size_t next_expect = 0;
+	/* Kept here, not in r, so the finding's detail pointer stays valid. */
+	struct mbd_diff diff;
+	struct mbd_oracle_finding ofind, obase;
+	char msg[sizeof(v->detail)];
+	bool skip;
+
+	if (!r || !t || !v)
+		return -1;
+	/* Alone, the baseline is the subject: its faults are the findings. */
+	skip = r->opts.skip_baseline_faults && r->n > 1;
+	memset(v, 0, sizeof(*v));
+	reset_all(r, &t->cfg);
+
+	for (size_t i = 0; i < t->n_ops; i++) {
+		const struct mbd_op *op = &t->ops[i];
+		struct mbd_finding f = { .cls = MBD_CLASS_NONE };
+		bool any_panic, all_same;
+		size_t pdiff;
+
+		apply_all(r, op);
+		any_panic = check_panics(r, &all_same, &pdiff);
+		if (any_panic && all_same) {
+			v->all_panicked = true;
+			v->op_index = i;
+			v->op_kind = op->kind;
+			v->ops_run = i + 1;
+			set_detail(v, r->slot[0].res.panic_msg);
+			return 0;
+		}
+		if (skip && baseline_bug(&r->slot[0].res)) {
+			snprintf(msg, sizeof(msg), "panic: %.160s",
+				 r->slot[0].res.panic_msg);
+			return baseline_fault(v, i, op, MBD_CLASS_PANIC,
+					      MBD_WHERE_CALL, false, msg);
+		}
+		if (any_panic && MBD_CLASS_PANIC >= r->opts.min_class) {
+			const struct mbd_result *a = &r->slot[0].res;
+			const struct mbd_result *b = &r->slot[pdiff].res;
+
+			snprintf(msg, sizeof(msg), "panic: %.110s vs %.110s",
+				 a->panicked ? a->panic_msg : "(returned)",
+				 b->panicked ? b->panic_msg : "(returned)");
+			f.cls = MBD_CLASS_PANIC;
+			f.where = MBD_WHERE_CALL;
+			f.vb = (int)pdiff;
+			f.detail = msg;
+		}
+		compare_all(r, &diff, &f);
+		obase.cls = MBD_CLASS_NONE;
+		oracle_all(r, op, &ofind, &f, skip ? &obase : NULL);
+		if (obase.cls != MBD_CLASS_NONE) {
+			snprintf(msg, sizeof(msg), "oracle %s/%s: %.200s",
+				 mbd_where_name(obase.where),
+				 mbd_class_name(obase.cls), obase.detail);
+			return baseline_fault(v, i, op, obase.cls, obase.where,
+					      true, msg);
+		}
+		if (f.cls != MBD_CLASS_NONE) {
+			fill_divergence(r, v, i, op, &f);
+			return 1;
+		}
+		if (r->opts.expects && !r->slot[0].res.panicked &&
+		    check_expects(r, t, &next_expect, i, v))
+			return 1;
+		if (any_panic) {
+			/* Filtered out by min_class, but a panicked variant
+			 * has no kernel left to run the rest on. */
+			v->ops_run = i + 1;
+			return 0;
+		}
+	}
+	v->ops_run = t->n_ops;
+	return 0;
+}
+
+size_t mbd_runner_count(const struct mbd_runner *r)
+{
+	return r->n;
+}
+
+const struct mbd_variant *mbd_runner_variant(const struct mbd_runner *r, size_t i)
+{
+	return i < r->n ? r->slot[i].var : NULL;
+}
+
+const struct mbd_state *mbd_runner_before(const struct mbd_runner *r, size_t i)
+{
+	return i < r->n ? r->slot[i].before : NULL;
+}
+
+const struct mbd_state *mbd_runner_after(const struct mbd_runner *r, size_t i)
+{
+	return i < r->n ? r->slot[i].after : NULL;
+}
+
+const struct mbd_result *mbd_runner_result(const struct mbd_runner *r, size_t i)
+{
+	return i < r->n ? &r->slot[i].res : NULL;
+}
+
+struct mbd_oracle *mbd_runner_oracle(const struct mbd_runner *r, size_t i)
+{
+	return i < r->n ? r->slot[i].oracle : NULL;
+}

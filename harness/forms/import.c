@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Boot-log importer. Every source line is kept as a comment; the lines that
+ * describe memblock calls become ops, MEMBLOCK dumps become the starting
+ * state or `expect` checkpoints, and memory maps stand in for the calls the
+ * kernel made when there is no memblock=debug trace. The result is .mbt
+ * text; the caller re-parses it.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_int.h"
+
+/* Vote on the range convention from page-aligned starts and zero sizes. */
+static enum mbd_import_conv detect(const struct line *ls, size_t n)
+{
+	long incl = 0, excl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p;
+		uint64_t a, b;
+
+		if (ls[i].cls != L_OP)
+			continue;
+		p = mbd_imp_skip_ws(ls[i].s + mbd_imp_op_name(ls[i].s) + 1);
+		if (!mbd_imp_pair(p, "[", "-", &a, &b, &p))
+			continue;
+		if (b == a - 1)
+			incl += 2;
+		else if (b == a)
+			excl += 1;
+		else if (!(a & 0xfff) && (b & 0xfff) == 0xfff)
+			incl++;
+		else if (!(a & 0xfff) && !(b & 0xfff))
+			excl++;
+	}
+	return excl > incl ? MBD_CONV_EXCLUSIVE : MBD_CONV_INCLUSIVE;
+}
+
+static bool added_memory(const struct line *ls, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ls[i].cls == L_OP && (mbd_imp_starts(ls[i].s, "memblock_add:") ||
+					  mbd_imp_starts(ls[i].s, "memblock_add_node:")))
+			return true;
+	return false;
+}
+
+/* Does this line belong to the memory-source phase (no-trace logs)? */
+static bool phase_a(const struct ictx *x, const struct line *l)
+{
+	return x->mem_src && l->cls == x->mem_src;
+}
+
+static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct line *l = &ls[i];
+		int r = 0;
+
+		if (l->done || l->cls == L_BLANK || l->cls == L_HEADER)
+			continue;
+		if (only_a && !phase_a(x, l))
+			continue;
+		l->done = 1;
+		if (x->pending_trim && (l->cls == L_ALLOC || l->cls == L_DUMP || l->cls == L_DOUBLED ||
+					(l->cls == L_OP && !strstr(l->s, " e820__memblock_setup"))))
+			mbd_imp_flush_trim(x);
+		switch (l->cls) {
+		case L_OP:
+			r = mbd_imp_do_op(x, l);
+			break;
+		case L_ALLOC:
+			mbd_imp_comment(x, l, " (allocation request: the memblock_reserve it made follows)");
+			x->st->alloc_requests++;
+			break;
+		case L_KNOWN:
+		case L_NODEHDR:
+			mbd_imp_comment(x, l, "");
+			x->st->known++;
+			break;
+		case L_DOUBLED:
+			r = mbd_imp_do_doubled(x, l);
+			break;
+		case L_E820:
+			r = mbd_imp_do_e820(x, l);
+			break;
+		case L_OF:
+			r = mbd_imp_do_of(x, l);
+			break;
+		case L_EFI:
+			r = mbd_imp_do_efi(x, l);
+			break;
+		case L_NODE:
+			r = mbd_imp_do_node(x, l);
+			break;
+		case L_DUMP:
+			i = mbd_imp_dump(x, ls, n, i);
+			break;
+		default:
+			mbd_imp_unparsed(x, l);
+			break;
+		}
+		if (r)
+			mbd_imp_unparsed(x, l);
+	}
+}
+
+int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_conv conv,
+	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unp)
+{
+	struct line *ls = NULL;
+	size_t n = 0, cap = 0;
+	struct ictx x;
+	struct obuf head = { 0 };
+	struct mbd_config cfg;
+	bool has[L_NODE + 1] = { false };
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	memset(&x, 0, sizeof(x));
+	x.st = st;
+	x.unparsed = unp;
+	for (size_t f = 0; f < nsrc; f++) {
+		const char *p = srcs[f].buf, *end = p + srcs[f].len;
+		unsigned no = 0;
+
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *e = nl ? nl : end;
+			struct line *l;
+
+			no++;
+			if (n == cap) {
+				struct line *nls = realloc(ls, (cap = cap ? cap * 2 : 256) * sizeof(*ls));
+
+				if (!nls)
+					goto out;
+				ls = nls;
+			}
+			l = &ls[n];
+			memset(l, 0, sizeof(*l));
+			if (e > p && e[-1] == '\r')
+				e--;
+			l->raw = malloc((size_t)(e - p) + 1);
+			if (!l->raw)
+				goto out;
+			n++;
+			memcpy(l->raw, p, (size_t)(e - p));
+			l->raw[e - p] = '\0';
+			/* NULs inside a line would hide its tail: make them visible */
+			for (char *q = l->raw; q < l->raw + (e - p); q++)
+				if (!*q)
+					*q = '?';
+			l->src = srcs[f].name;
+			l->no = no;
+			l->s = mbd_imp_payload(l->raw);
+			l->cls = l->raw[0] == '#' ? L_HEADER : mbd_imp_classify(l->s);
+			has[l->cls] = true;
+			if (l->cls != L_BLANK && l->cls != L_HEADER)
+				st->lines++;
+			p = nl ? nl + 1 : end;
+		}
+	}
+	x.trace = has[L_OP] || has[L_ALLOC];
+	/* A map stands in for memory only when no memblock_add was traced. */
+	x.mem_src = added_memory(ls, n) ? 0 : has[L_E820] ? L_E820 : has[L_EFI] ? L_EFI : has[L_NODE] ? L_NODE : 0;
+	st->conv_auto = conv == MBD_CONV_AUTO;
+	x.conv = st->conv = conv == MBD_CONV_AUTO ? detect(ls, n) : conv;
+
+	mbd_config_default(&cfg);
+	if (has[L_DOUBLED])
+		cfg.resize = true; /* the log shows the arrays growing */
+	if (x.mem_src) {
+		process(&x, ls, n, true);
+		mbd_imp_printf(&x.body, "# end of the memory map%s\n",
+			  x.mem_src == L_E820 ? " (e820__memblock_setup trims memory to whole pages)" : "");
+		if (x.mem_src == L_E820) {
+			mbd_imp_printf(&x.body, "memblock_trim_memory: 0x1000\n");
+			x.ops++;
+			st->ops++;
+		}
+	}
+	process(&x, ls, n, false);
+	mbd_imp_flush_trim(&x);
+	if (x.body.oom || x.pre.oom)
+		goto out;
+
+	mbd_imp_printf(&head, "# imported by mbdiff import from");
+	for (size_t f = 0; f < nsrc; f++)
+		mbd_imp_printf(&head, " %s", srcs[f].name);
+	mbd_imp_printf(&head, "\n# range convention: %s (%s)\n",
+		  st->conv == MBD_CONV_EXCLUSIVE ? "exclusive end" : "inclusive end",
+		  st->conv_auto ? "detected" : "forced");
+	mbd_imp_printf(&head, "# source: %s%s\n", x.trace ? "memblock=debug call trace, " : "",
+		  x.trace && !x.mem_src ? "" :
+		  x.mem_src == L_E820 ? "x86 e820 map (no memblock_add traced: memory calls synthesized)" :
+		  x.mem_src == L_EFI ? "EFI memory map (no memblock_add traced: memory calls synthesized)" :
+		  x.mem_src == L_NODE ? "Early memory node ranges (no memblock_add traced: memory calls synthesized)" :
+		  x.trace ? " (no memory map)" : "no call trace and no memory map");
+	for (size_t i = 0; i < n; i++) {
+		if (ls[i].cls != L_HEADER)
+			continue;
+		for (char *q = ls[i].raw; *q; q++)
+			if (!(((unsigned char)*q >= 0x20 && (unsigned char)*q <= 0x7e) || *q == '\t'))
+				*q = '?';
+		mbd_imp_printf(&head, "# | %.3000s\n", ls[i].raw + 1);
+	}
+	mbd_imp_printf(&head, "# lines %zu: %zu calls traced, %zu allocation requests (not replayed: "
+		  "their reservations are), %zu map entries, %zu dumps, %zu checkpoints, "
+		  "%zu other recognised, %zu not imported\n", st->lines, st->traced,
+		  st->alloc_requests, st->map_entries, st->dumps, st->checkpoints, st->known,
+		  st->unparsed);
+	mbd_text_format_config(x.tmp, sizeof(x.tmp), &cfg);
+	mbd_imp_printf(&head, "%s\n", x.tmp);
+	mbd_imp_printf(&head, "%.*s", (int)x.pre.len, x.pre.p ? x.pre.p : "");
+	mbd_imp_printf(&head, "%.*s", (int)x.body.len, x.body.p ? x.body.p : "");
+	if (head.oom)
+		goto out;
+	*out = head.p;
+	*out_len = head.len;
+	head.p = NULL;
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(ls[i].raw);
+	free(ls);
+	free(x.body.p);
+	free(x.pre.p);
+	free(head.p);
+	return rc;
+}

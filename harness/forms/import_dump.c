@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/* MEMBLOCK configuration dumps: the starting state, or `expect` checkpoints. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_int.h"
+
+/* The dump being read. */
+struct dump {
+	bool have_total[2], have_cnt[2];
+	uint64_t total[2], cnt[2];
+	size_t n;
+	struct mbd_expect reg[2 * 1024];
+};
+
+/* One dump line; false if the line is not part of a dump. */
+static bool dump_line(struct dump *d, const char *s)
+{
+	const char *p;
+	uint64_t v, a, b, sz;
+	int t;
+
+	if (mbd_imp_starts(s, "memory size = ")) {
+		if (!mbd_imp_hexnum(s + 14, &d->total[0], &p))
+			return false;
+		d->have_total[0] = true;
+		p = strstr(p, "reserved size = ");
+		if (p && mbd_imp_hexnum(p + 16, &d->total[1], &p))
+			d->have_total[1] = true;
+		return true;
+	}
+	t = mbd_imp_starts(s, "memory") ? 0 : mbd_imp_starts(s, "reserved") ? 1 : -1;
+	if (t < 0)
+		return false;
+	p = s + (t ? 8 : 6);
+	if (mbd_imp_starts(p, ".cnt")) {
+		p = mbd_imp_skip_ws(p + 4);
+		if (*p != '=' || !mbd_imp_hexnum(mbd_imp_skip_ws(p + 1), &v, &p))
+			return false;
+		d->cnt[t] = v;
+		d->have_cnt[t] = true;
+		return true;
+	}
+	if (!mbd_imp_pair(p, "[", "]", &v, &v, &p) && !(mbd_imp_starts(p, "[0x") && strchr(p, ']')))
+		return false;
+	p = strchr(p, ']') + 1;
+	p = mbd_imp_skip_ws(p);
+	if (!mbd_imp_pair(p, "[", "-", &a, &b, &p) || *p != ']')
+		return false;
+	p = mbd_imp_skip_ws(p + 1);
+	if (*p == ',')
+		p = mbd_imp_skip_ws(p + 1);
+	if (!mbd_imp_hexnum(p, &sz, &p))
+		return false;
+	if (d->n < sizeof(d->reg) / sizeof(d->reg[0])) {
+		struct mbd_expect *e = &d->reg[d->n++];
+		const char *q;
+
+		memset(e, 0, sizeof(*e));
+		e->what = MBD_EXPECT_REGION;
+		e->type = (uint32_t)t;
+		e->base = a;
+		e->size = sz;   /* the printed size is unambiguous, the end is not */
+		if ((q = strstr(p, "on node ")) && mbd_imp_decnum(q + 8, &v, &q)) {
+			e->nid = (int32_t)v;
+			e->have |= MBD_EXPECT_HAS_NID;
+		}
+		if ((q = strstr(p, "flags: ")) && mbd_imp_hexnum(q + 7, &v, &q)) {
+			e->flags = (uint32_t)v;
+			e->have |= MBD_EXPECT_HAS_FLAGS;
+		}
+	}
+	return true;
+}
+
+/* The regions of the dump's arrays in mask (bit t = type t) as calls into b. */
+static void emit_state(struct ictx *x, struct obuf *b, const struct dump *d, unsigned mask)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct mbd_expect *e = &d->reg[i];
+		struct mbd_op op;
+
+		if (!e->size || !(mask & (1u << e->type)))
+			continue;
+		memset(&op, 0, sizeof(op));
+		op.base = e->base;
+		op.size = e->size;
+		if (e->type == MBD_TYPE_MEMORY && (e->flags || (e->have & MBD_EXPECT_HAS_NID))) {
+			op.kind = MBD_OP_ADD_NODE;
+			op.nid = (e->have & MBD_EXPECT_HAS_NID) ? e->nid : MBD_MAX_NUMNODES;
+			op.flags = e->flags & 0x1f;
+		} else {
+			op.kind = e->type == MBD_TYPE_MEMORY ? MBD_OP_ADD : MBD_OP_RESERVE;
+		}
+		mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
+		mbd_imp_printf(b, "%s\n", x->tmp);
+		x->ops++;
+		x->st->ops++;
+		if (e->type == MBD_TYPE_RESERVED && (e->flags & MBD_FLAG_RSRV_NOINIT)) {
+			op.kind = MBD_OP_MARK_NOINIT;
+			mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
+			mbd_imp_printf(b, "%s\n", x->tmp);
+			x->ops++;
+			x->st->ops++;
+		}
+		if (e->type == MBD_TYPE_RESERVED && (e->have & MBD_EXPECT_HAS_NID)) {
+			op.kind = MBD_OP_SET_NODE;
+			op.type = MBD_TYPE_RESERVED;
+			op.nid = e->nid;
+			mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
+			mbd_imp_printf(b, "%s\n", x->tmp);
+			x->ops++;
+			x->st->ops++;
+		}
+	}
+}
+
+static size_t live_regions(const struct dump *d, int t, uint64_t *sum)
+{
+	size_t live = 0;
+
+	*sum = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->reg[i].type == (uint32_t)t && d->reg[i].size) {
+			live++;
+			*sum += d->reg[i].size;
+		}
+	}
+	return live;
+}
+
+/*
+ * Dump -> starting state (ops) when nothing ran yet, then checkpoints. The
+ * first dump of a trace that never added memory also supplies that memory:
+ * memblock=debug is an early_param, parsed after DT/EFI memory was added.
+ */
+static void finish_dump(struct ictx *x, struct dump *d, const struct line *first)
+{
+	bool init = !x->ops;
+	uint64_t sum;
+
+	if (init) {
+		mbd_imp_printf(&x->body, "# the dump at %s:%u is the starting state: its regions as calls\n",
+			  first->src, first->no);
+		emit_state(x, &x->body, d, 3);
+	} else if (!x->dumps_seen && !x->mem_ops && live_regions(d, 0, &sum)) {
+		mbd_imp_printf(&x->pre, "# inferred from the dump at %s:%u: memory added before "
+			  "memblock=debug took effect (early_param), so never logged\n",
+			  first->src, first->no);
+		emit_state(x, &x->pre, d, 1);
+		x->mem_ops++;
+	}
+	x->dumps_seen++;
+	if (!x->ops) {
+		mbd_imp_printf(&x->body, "# (empty dump and no op before it: nothing to check)\n");
+		return;
+	}
+	mbd_imp_printf(&x->body, "# checkpoint: the dump at %s:%u\n", first->src, first->no);
+	for (int t = 0; t < 2; t++) {
+		struct mbd_expect h;
+		size_t live = live_regions(d, t, &sum), idx = 0;
+
+		/* a list the poster elided says nothing about the array */
+		if (!live && !d->have_cnt[t])
+			continue;
+		memset(&h, 0, sizeof(h));
+		h.type = (uint32_t)t;
+		h.what = MBD_EXPECT_HEAD;
+		/* older kernels print an empty array as one zero-size region */
+		h.cnt = d->have_cnt[t] && !(live == 0 && d->cnt[t] == 1) ? d->cnt[t] : live;
+		h.have = MBD_EXPECT_HAS_CNT;
+		if (d->have_total[t] && (!init || d->total[t] == sum)) {
+			h.total = d->total[t];
+			h.have |= MBD_EXPECT_HAS_TOTAL;
+		} else if (d->have_total[t]) {
+			mbd_imp_printf(&x->body, "# (%s size 0x%llx is not the sum of its regions 0x%llx: "
+				  "memblock_trim_memory leaves total_size stale, which calls that "
+				  "rebuild the regions cannot reproduce; not checked)\n",
+				  t ? "reserved" : "memory", (ull)d->total[t], (ull)sum);
+		}
+		mbd_imp_emit_expect(x, &h);
+		for (size_t i = 0; i < d->n; i++) {
+			struct mbd_expect e = d->reg[i];
+
+			if (e.type != (uint32_t)t || !e.size)
+				continue;
+			e.index = (uint32_t)idx++;
+			mbd_imp_emit_expect(x, &e);
+		}
+	}
+	x->st->checkpoints++;
+}
+
+size_t mbd_imp_dump(struct ictx *x, struct line *ls, size_t n, size_t i)
+{
+	struct line *l = &ls[i];
+	struct dump *d = calloc(1, sizeof(*d));
+	size_t j = i + 1;
+
+	if (!d) {
+		x->body.oom = 1;
+		return n;
+	}
+	mbd_imp_comment(x, l, "");
+	while (j < n && (ls[j].cls == L_BLANK || ls[j].cls == L_OTHER) &&
+	       (ls[j].cls == L_BLANK || dump_line(d, ls[j].s))) {
+		if (ls[j].cls != L_BLANK)
+			mbd_imp_comment(x, &ls[j], "");
+		ls[j].done = 1;
+		j++;
+	}
+	finish_dump(x, d, l);
+	x->st->dumps++;
+	x->st->known += j - i - 1;
+	free(d);
+	return j - 1;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Log lines that become calls: memblock=debug lines, doublings, e820, EFI, OF and node maps. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_int.h"
+
+/* memblock_xxx: [A-B] [flags 0xF] [nid=N flags=F] [caller] */
+int mbd_imp_do_op(struct ictx *x, const struct line *l)
+{
+	size_t n = mbd_imp_op_name(l->s);
+	const char *p = mbd_imp_skip_ws(l->s + n + 1), *caller;
+	char name[64];
+	uint64_t a, b;
+	int kind;
+	struct mbd_op op;
+
+	if (n >= sizeof(name) || !mbd_imp_pair(p, "[", "-", &a, &b, &p) || *p != ']')
+		return -1;
+	p = mbd_imp_skip_ws(p + 1);
+	memcpy(name, l->s, n);
+	name[n] = '\0';
+	if (!strcmp(name, "memblock_free") || !strcmp(name, "__memblock_free_early"))
+		kind = MBD_OP_PHYS_FREE;
+	else
+		kind = mbd_op_lookup(name, n);
+	if (kind < 0 || (mbd_op_table[kind].shape != MBD_SHAPE_RANGE &&
+			 mbd_op_table[kind].shape != MBD_SHAPE_RANGE_NODE))
+		return -1;
+	memset(&op, 0, sizeof(op));
+	op.kind = (uint32_t)kind;
+	op.base = a;
+	op.size = mbd_imp_range_size(a, b, x->conv);
+	if (mbd_imp_starts(p, "flags 0x")) {    /* 3.x/4.x: always 0 in practice */
+		uint64_t f;
+
+		if (!mbd_imp_hexnum(p + 6, &f, &p))
+			return -1;
+		p = mbd_imp_skip_ws(p);
+	}
+	if (kind == MBD_OP_ADD_NODE) {
+		uint64_t v, f;
+
+		if (!mbd_imp_starts(p, "nid=") || !mbd_imp_decnum(p + 4 + (p[4] == '-'), &v, &p))
+			return -1;
+		op.nid = l->s[0] && strstr(l->s, "nid=-") ? -(int32_t)v : (int32_t)v;
+		p = mbd_imp_skip_ws(p);
+		if (!mbd_imp_starts(p, "flags=") || !mbd_imp_hexnum(p + 6, &f, &p))
+			return -1;
+		op.flags = (uint32_t)f & 0x1f;
+		p = mbd_imp_skip_ws(p);
+	}
+	caller = p;
+	if (kind == MBD_OP_RESERVE && mbd_imp_starts(caller, "memblock_double_array")) {
+		mbd_imp_comment(x, l, " (the new array's reservation, made inside memblock_double_array: not an op)");
+		x->st->known++;
+		return 0;
+	}
+	if (kind == MBD_OP_ADD && mbd_imp_starts(caller, "e820__memblock_setup")) {
+		if (!x->resize_added) {
+			mbd_imp_printf(&x->body, "# x86 e820__memblock_setup() starts with memblock_allow_resize() "
+				  "(not logged)\n");
+			mbd_imp_printf(&x->body, "memblock_allow_resize\n");
+			x->ops++;
+			x->st->ops++;
+			x->resize_added = true;
+		}
+		x->pending_trim = true;
+	}
+	mbd_imp_comment(x, l, "");
+	mbd_imp_emit_op(x, &op);
+	x->st->traced++;
+	if (kind == MBD_OP_ADD && x->efi_valid && x->efi_nomap && op.base == x->efi_base &&
+	    op.size == x->efi_size) {
+		mbd_imp_printf(&x->body, "# arm/arm64 EFI reserve_regions() marks a non-usable entry nomap "
+			  "right after adding it (memblock_mark_nomap is not logged)\n");
+		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, op.base, op.size);
+	}
+	x->efi_valid = false;
+	return 0;
+}
+
+/* "memblock: reserved is doubled to 256 at [...]" */
+int mbd_imp_do_doubled(struct ictx *x, const struct line *l)
+{
+	const char *p = l->s + 10;
+	struct mbd_expect e;
+	uint64_t v;
+
+	memset(&e, 0, sizeof(e));
+	e.type = mbd_imp_starts(p, "reserved") ? MBD_TYPE_RESERVED : MBD_TYPE_MEMORY;
+	p = strstr(p, " is doubled to ");
+	if (!p || !mbd_imp_decnum(p + 15, &v, &p))
+		return -1;
+	mbd_imp_comment(x, l, "");
+	if (!x->ops) {
+		mbd_imp_printf(&x->body, "# (no op before it: nothing to check)\n");
+		return 0;
+	}
+	e.what = MBD_EXPECT_HEAD;
+	e.max = v;
+	e.have = MBD_EXPECT_HAS_MAX;
+	mbd_imp_emit_expect(x, &e);
+	x->st->checkpoints++;
+	return 0;
+}
+
+/* BIOS-e820: [mem A-B] TYPE, or the old "A - B (TYPE)" (exclusive). */
+int mbd_imp_do_e820(struct ictx *x, const struct line *l)
+{
+	const char *p = mbd_imp_skip_ws(l->s + 10), *ty;
+	uint64_t a, b, size;
+
+	if (mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) && *p == ']') {
+		size = b - a + 1;
+		ty = mbd_imp_skip_ws(p + 1);
+	} else if (mbd_imp_pair(p, "", " - ", &a, &b, &p)) {
+		size = b - a;
+		ty = mbd_imp_skip_ws(p);
+		if (*ty == '(')
+			ty++;
+	} else {
+		return -1;
+	}
+	if (x->mem_src != L_E820) {
+		mbd_imp_comment(x, l, " (map only: the trace has the calls)");
+		x->st->known++;
+		return 0;
+	}
+	if (!x->resize_added) {
+		mbd_imp_printf(&x->body, "# x86 e820__memblock_setup(): allow resizing, add every usable "
+			  "(and reserved-kern) entry, reserve soft-reserved ones, then trim to pages\n");
+		mbd_imp_printf(&x->body, "memblock_allow_resize\n");
+		x->ops++;
+		x->st->ops++;
+		x->resize_added = true;
+	}
+	mbd_imp_comment(x, l, "");
+	if (mbd_imp_starts(ty, "usable") || mbd_imp_starts(ty, "reserved-kern") || mbd_imp_starts(ty, "reserved kernel"))
+		mbd_imp_emit_range(x, MBD_OP_ADD, a, size);
+	else if (mbd_imp_starts(ty, "soft reserved"))
+		mbd_imp_emit_range(x, MBD_OP_RESERVE, a, size);
+	x->st->map_entries++;
+	return 0;
+}
+
+/* OF: reserved mem: A..B (N KiB) [no]map ... : reserve, or mark nomap. */
+int mbd_imp_do_of(struct ictx *x, const struct line *l)
+{
+	const char *p = l->s + 18;
+	uint64_t a, b;
+
+	if (!mbd_imp_pair(p, "", "..", &a, &b, &p))
+		return -1;
+	if (x->trace) {
+		mbd_imp_comment(x, l, " (DT summary: the trace has the calls)");
+		x->st->known++;
+		return 0;
+	}
+	mbd_imp_comment(x, l, " (DT reserved-memory: nomap -> memblock_mark_nomap, else memblock_reserve)");
+	mbd_imp_emit_range(x, strstr(p, " nomap") ? MBD_OP_MARK_NOMAP : MBD_OP_RESERVE, a, b - a + 1);
+	x->st->map_entries++;
+	return 0;
+}
+
+static bool has_type(const char *s, const char *t)
+{
+	const char *q = strchr(s, '[');
+
+	return q && mbd_imp_starts(q + 1, t);
+}
+
+/* arm "efi:   A-B [Type|...]" or x86 "efi: memNN: [Type|...] range=[A-B]". */
+int mbd_imp_do_efi(struct ictx *x, const struct line *l)
+{
+	const char *p = mbd_imp_skip_ws(l->s + 4), *r;
+	uint64_t a, b, size;
+	bool usable, wb;
+
+	if ((r = strstr(p, "range=[")) && mbd_imp_pair(r, "range=[", "-", &a, &b, &r))
+		size = *r == ')' ? b - a : b - a + 1;
+	else if (mbd_imp_pair(p, "", "-", &a, &b, &r))
+		size = b - a + 1;
+	else
+		return -1;
+	usable = has_type(p, "Conventional") || has_type(p, "Loader") || has_type(p, "Boot") ||
+		 has_type(p, "Persistent");
+	wb = strstr(p, "|WB|") != NULL;
+	if (x->mem_src != L_EFI) {
+		mbd_imp_comment(x, l, " (map only: the trace or e820 has the calls)");
+		x->st->known++;
+		/* arm: the logged memblock_add for it may follow; see do_op */
+		x->efi_valid = wb;
+		x->efi_nomap = !usable;
+		x->efi_base = a;
+		x->efi_size = size;
+		return 0;
+	}
+	mbd_imp_comment(x, l, " (arm64 EFI reserve_regions(): WB memory is added, non-usable types marked nomap)");
+	x->st->map_entries++;
+	if (!wb)
+		return 0;
+	mbd_imp_emit_range(x, MBD_OP_ADD, a, size);
+	if (!usable)
+		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, a, size);
+	if (has_type(p, "ACPI Reclaim"))
+		mbd_imp_emit_range(x, MBD_OP_RESERVE, a, size);
+	return 0;
+}
+
+/* "node   N: [mem A-B]" after "Early memory node ranges". */
+int mbd_imp_do_node(struct ictx *x, const struct line *l)
+{
+	const char *p = mbd_imp_skip_ws(l->s + 5);
+	uint64_t nid, a, b;
+	struct mbd_op op;
+
+	if (!mbd_imp_decnum(p, &nid, &p) || *p != ':' || !mbd_imp_pair(mbd_imp_skip_ws(p + 1), "[mem ", "-", &a, &b, &p))
+		return -1;
+	if (x->mem_src != L_NODE) {
+		mbd_imp_comment(x, l, " (result summary: not an op)");
+		x->st->known++;
+		return 0;
+	}
+	mbd_imp_comment(x, l, " (final memory as memblock_add_node: no other memory source in this log)");
+	memset(&op, 0, sizeof(op));
+	op.kind = MBD_OP_ADD_NODE;
+	op.base = a;
+	op.size = b - a + 1;
+	op.nid = nid > MBD_MAX_NUMNODES ? MBD_MAX_NUMNODES : (int32_t)nid;
+	mbd_imp_emit_op(x, &op);
+	x->st->map_entries++;
+	return 0;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The boot-log importer's pieces (import*.c): an output buffer, the source
+ * lines and their classes, the context of one import. Private to forms/.
+ *   import_lines.c   reading a line: prefixes, numbers, what kind it is
+ *   import_emit.c    writing .mbt: comments, calls, checkpoints
+ *   import_dump.c    MEMBLOCK configuration dumps -> state and checkpoints
+ *   import_events.c  memblock=debug calls, doublings, e820/EFI/OF/node maps
+ *   import.c         the two phases over all lines; mbd_import()
+ */
+#ifndef MBD_IMPORT_INT_H
+#define MBD_IMPORT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mbd_expect.h"
+#include "mbd_import.h"
+#include "mbd_text.h"
+
+#define MAX_COMMENT 3000
+
+typedef unsigned long long ull;
+
+/* A growing output buffer; oom set once an allocation failed. */
+struct obuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+__attribute__((format(printf, 2, 3)))
+void mbd_imp_printf(struct obuf *b, const char *fmt, ...);
+
+/* One source line, with mail quotes, timestamp and indent cut off. */
+struct line {
+	const char *src;       /* file name */
+	unsigned no;
+	char *raw;             /* the line as read (no line end) */
+	const char *s;         /* the payload inside raw */
+	int cls;               /* enum cls */
+	int done;              /* already written (two-phase output) */
+};
+
+enum cls { L_BLANK, L_HEADER, L_OTHER, L_OP, L_ALLOC, L_KNOWN, L_DOUBLED, L_DUMP,
+	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE };
+
+struct ictx {
+	struct obuf body;
+	struct mbd_import_stats *st;
+	enum mbd_import_conv conv;
+	FILE *unparsed;
+	bool trace;            /* the log has memblock=debug call lines */
+	int mem_src;           /* the map that stands in for memblock_add: L_E820, L_EFI, L_NODE, 0 */
+	bool in_nodes;
+	bool resize_added;
+	bool pending_trim;     /* x86 e820__memblock_setup adds seen, trim not yet */
+	size_t ops;            /* ops written so far */
+	size_t mem_ops;        /* of them, memory adds/removes */
+	size_t dumps_seen;
+	struct obuf pre;       /* inferred calls that go before everything */
+	/* the last EFI map entry, when the trace shows the calls made for it */
+	bool efi_valid, efi_nomap;
+	uint64_t efi_base, efi_size;
+	char tmp[512];
+};
+
+const char *mbd_imp_skip_ws(const char *s);
+
+bool mbd_imp_starts(const char *s, const char *p);
+
+/* A hex number with optional 0x; *end past it. */
+bool mbd_imp_hexnum(const char *s, uint64_t *v, const char **end);
+
+bool mbd_imp_decnum(const char *s, uint64_t *v, const char **end);
+
+/* "A<sep>B" with the separator sep (e.g. "-" or ".."), after opening open. */
+bool mbd_imp_pair(const char *s, const char *open, const char *sep, uint64_t *a,
+		 uint64_t *b, const char **end);
+
+/* The op name before ':' of a memblock=debug line, or 0. */
+size_t mbd_imp_op_name(const char *s);
+
+bool mbd_imp_is_alloc_name(const char *s, size_t n);
+
+bool mbd_imp_is_free_late(const char *s, size_t n);
+
+int mbd_imp_classify(const char *s);
+
+/* Size of [a-b] under the convention (mod 2^64, so wrapped ends work). */
+uint64_t mbd_imp_range_size(uint64_t a, uint64_t b, enum mbd_import_conv c);
+
+void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag);
+
+void mbd_imp_emit_op(struct ictx *x, const struct mbd_op *op);
+
+void mbd_imp_emit_range(struct ictx *x, uint32_t kind, uint64_t base, uint64_t size);
+
+void mbd_imp_emit_expect(struct ictx *x, const struct mbd_expect *e);
+
+/* memblock_xxx: [A-B] [flags 0xF] [nid=N flags=F] [caller] */
+int mbd_imp_do_op(struct ictx *x, const struct line *l);
+
+/* x86 e820__memblock_setup() ends with memblock_trim_memory(PAGE_SIZE),
+ * which memblock=debug does not log: put it after its last add. */
+void mbd_imp_flush_trim(struct ictx *x);
+
+/* "memblock: reserved is doubled to 256 at [...]" */
+int mbd_imp_do_doubled(struct ictx *x, const struct line *l);
+
+/* BIOS-e820: [mem A-B] TYPE, or the old "A - B (TYPE)" (exclusive). */
+int mbd_imp_do_e820(struct ictx *x, const struct line *l);
+
+/* OF: reserved mem: A..B (N KiB) [no]map ... : reserve, or mark nomap. */
+int mbd_imp_do_of(struct ictx *x, const struct line *l);
+
+/* arm "efi:   A-B [Type|...]" or x86 "efi: memNN: [Type|...] range=[A-B]". */
+int mbd_imp_do_efi(struct ictx *x, const struct line *l);
+
+/* "node   N: [mem A-B]" after "Early memory node ranges". */
+int mbd_imp_do_node(struct ictx *x, const struct line *l);
+
+void mbd_imp_unparsed(struct ictx *x, const struct line *l);
+
+/* One source line's payload: quotes, timestamp and indent cut off. */
+const char *mbd_imp_payload(const char *raw);
+
+/* A dump starting at ls[i] (its header line): checkpoints or the starting
+ * state; returns the index of its last line. */
+size_t mbd_imp_dump(struct ictx *x, struct line *ls, size_t n, size_t i);
+
+#endif

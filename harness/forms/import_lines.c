@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Boot-log lines: prefixes cut off, numbers and ranges read, each line classified. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_int.h"
+
+const char *mbd_imp_skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+bool mbd_imp_starts(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* "[    0.000000] " and "[    T0] " (printk caller id). */
+static const char *skip_stamp(const char *s)
+{
+	for (int k = 0; k < 2; k++) {
+		const char *q = s;
+
+		if (*q != '[')
+			break;
+		q++;
+		while (*q == ' ')
+			q++;
+		if (k == 1 && (*q == 'T' || *q == 'C'))
+			q++;
+		if (!(*q >= '0' && *q <= '9'))
+			break;
+		while ((*q >= '0' && *q <= '9') || *q == '.')
+			q++;
+		if (*q != ']')
+			break;
+		s = q + 1;
+	}
+	return s;
+}
+
+const char *mbd_imp_payload(const char *raw)
+{
+	const char *s = mbd_imp_skip_ws(raw);
+
+	while (*s == '>')
+		s = mbd_imp_skip_ws(s + 1);
+	return mbd_imp_skip_ws(skip_stamp(s));
+}
+
+/* A hex number with optional 0x; *end past it. */
+bool mbd_imp_hexnum(const char *s, uint64_t *v, const char **end)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (;; s++, n++) {
+		int d = (*s >= '0' && *s <= '9') ? *s - '0' :
+			(*s >= 'a' && *s <= 'f') ? *s - 'a' + 10 :
+			(*s >= 'A' && *s <= 'F') ? *s - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		if (n >= 16)
+			return false;
+		x = (x << 4) | (uint64_t)d;
+	}
+	if (!n)
+		return false;
+	*v = x;
+	*end = s;
+	return true;
+}
+
+bool mbd_imp_decnum(const char *s, uint64_t *v, const char **end)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++, n++)
+		x = x * 10 + (uint64_t)(*s - '0');
+	if (!n)
+		return false;
+	*v = x;
+	*end = s;
+	return true;
+}
+
+/* "A<sep>B" with the separator sep (e.g. "-" or ".."), after opening open. */
+bool mbd_imp_pair(const char *s, const char *open, const char *sep, uint64_t *a,
+		 uint64_t *b, const char **end)
+{
+	size_t o = strlen(open), n = strlen(sep);
+
+	if (strncmp(s, open, o) != 0 || !mbd_imp_hexnum(s + o, a, &s) || strncmp(s, sep, n) != 0)
+		return false;
+	return mbd_imp_hexnum(s + n, b, end);
+}
+
+/* The op name before ':' of a memblock=debug line, or 0. */
+size_t mbd_imp_op_name(const char *s)
+{
+	size_t n = 0;
+
+	if (!mbd_imp_starts(s, "memblock_") && !mbd_imp_starts(s, "__memblock_"))
+		return 0;
+	while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
+		n++;
+	return s[n] == ':' ? n : 0;
+}
+
+bool mbd_imp_is_alloc_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 5 <= n; i++)
+		if (memcmp(s + i, "alloc", 5) == 0)
+			return true;
+	return false;
+}
+
+bool mbd_imp_is_free_late(const char *s, size_t n)
+{
+	return (n == 20 && memcmp(s, "__memblock_free_late", n) == 0) ||
+	       (n == 18 && memcmp(s, "memblock_free_late", n) == 0);
+}
+
+int mbd_imp_classify(const char *s)
+{
+	size_t n = mbd_imp_op_name(s);
+
+	if (!*s)
+		return L_BLANK;
+	if (n) {
+		if (mbd_imp_is_alloc_name(s, n))
+			return L_ALLOC;
+		if (mbd_imp_is_free_late(s, n))
+			return L_KNOWN;
+		return L_OP;
+	}
+	if (mbd_imp_starts(s, "memblock: ") && strstr(s, " is doubled to "))
+		return L_DOUBLED;
+	if (mbd_imp_starts(s, "MEMBLOCK configuration:"))
+		return L_DUMP;
+	if (mbd_imp_starts(s, "BIOS-e820: "))
+		return L_E820;
+	if (mbd_imp_starts(s, "OF: reserved mem: 0x") || mbd_imp_starts(s, "OF: reserved mem: "))
+		return strstr(s, "..") ? L_OF : L_OTHER;
+	if (mbd_imp_starts(s, "efi: ") && (strstr(s, "range=[") || mbd_imp_starts(mbd_imp_skip_ws(s + 4), "0x")) &&
+	    strchr(s, '|'))
+		return L_EFI;
+	if (mbd_imp_starts(s, "Early memory node ranges"))
+		return L_NODEHDR;
+	if (mbd_imp_starts(s, "node ") && strstr(s, ": [mem "))
+		return L_NODE;
+	if (mbd_imp_starts(s, "reserve setup_data: ") || mbd_imp_starts(s, "e820: update ") ||
+	    mbd_imp_starts(s, "e820: remove "))
+		return L_KNOWN;
+	return L_OTHER;
+}
+
+/* Size of [a-b] under the convention (mod 2^64, so wrapped ends work). */
+uint64_t mbd_imp_range_size(uint64_t a, uint64_t b, enum mbd_import_conv c)
+{
+	return c == MBD_CONV_EXCLUSIVE ? b - a : b - a + 1;
+}

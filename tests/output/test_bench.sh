@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: test_bench.sh [MBDIFF [WORKDIR]]   (defaults: $MBDIFF, a temp dir)
+#
+# `mbdiff bench` on two tiny traces with --reps 3, every variant in the
+# binary: the CSV has the documented header and one row per trace, variant
+# and mode, every figure a positive number (no timing thresholds: only the
+# structure is checked), min <= median <= max, the baseline's ratio 1, and
+# the table says whether instructions were counted. Then bad input: a
+# malformed trace, a trace with no calls, an unknown variant, --reps 0 and
+# a CSV in a missing directory all exit 2 with a message, and leave no CSV
+# (an existing one untouched) and no temp file.
+set -u
+# shellcheck disable=SC2015 # "test && ok || bad": ok() never fails
+# shellcheck source=tests/lib/check_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check_lib.sh"
+
+check_init test_bench "${1:-${MBDIFF:-}}" "${2:-}"
+mkdir -p -- "$work/in" "$work/out"
+cd "$work" || exit 2
+
+cat >in/a.mbt <<'EOF'
+# two banks and a reservation
+memblock_add: [0x0000000000001000-0x000000000009efff]
+memblock_add: [0x0000000000100000-0x000000003fffffff]
+memblock_reserve: [0x0000000001000000-0x0000000001ffffff]
+EOF
+cat >in/b.mbt <<'EOF'
+config memory.max=2 reserved.max=128 resize=1
+memblock_add: [0x0000000000002000-0x0000000000002fff]
+memblock_add: [0x0000000000000000-0x0000000000003fff]
+memblock_remove: [0x0000000000003000-0x0000000000003fff]
+EOF
+
+mapfile -t variants < <("$mbdiff" list | awk 'NR > 1 { print $1 }')
+nv=${#variants[@]}
+((nv >= 1)) && ok || bad "mbdiff list names no variant"
+
+# ---- a good run ----
+"$mbdiff" bench --reps 3 --evict-mib 8 --csv out/bench.csv in/a.mbt in/b.mbt \
+	>out/table.txt 2>out/err.txt
+rc=$?
+((rc == 0)) && ok || bad "bench exited $rc: $(cat out/err.txt)"
+[[ -f out/bench.csv ]] && ok || bad "no CSV written"
+head=trace,file,variant,kind,mode,calls,reps,trace_ns_min,trace_ns_median,trace_ns_max,call_ns_min,call_ns_median,call_ns_max,instructions_per_call,ratio_to_baseline,baseline,page_faults_per_rep
+[[ $(head -n 1 out/bench.csv) == "$head" ]] && ok ||
+	bad "CSV header is '$(head -n 1 out/bench.csv)'"
+rows=$(($(wc -l <out/bench.csv) - 1))
+((rows == 2 * 2 * nv)) && ok || bad "CSV has $rows rows, want $((4 * nv)) (2 traces x 2 modes x $nv variants)"
+
+# every row: 17 fields, positive figures, ordered min/median/max
+problems=$(awk -F, -v reps=3 '
+	NR == 1 { next }
+	NF != 17 { print "line " NR ": " NF " fields"; next }
+	$5 != "warm" && $5 != "cold" { print "line " NR ": mode " $5 }
+	$6 !~ /^[0-9]+$/ || $6 + 0 < 1 { print "line " NR ": calls " $6 }
+	$7 != reps { print "line " NR ": reps " $7 }
+	{
+		for (i = 8; i <= 13; i++)
+			if ($i !~ /^[0-9]+(\.[0-9]+)?$/ || $i + 0 <= 0)
+				print "line " NR ": field " i " is " $i
+		if ($8 + 0 > $9 + 0 || $9 + 0 > $10 + 0)
+			print "line " NR ": min/median/max " $8 " " $9 " " $10
+		if ($14 != "NA" && ($14 !~ /^[0-9.]+$/ || $14 + 0 <= 0))
+			print "line " NR ": instructions " $14
+		if ($15 !~ /^[0-9.]+$/ || $15 + 0 <= 0)
+			print "line " NR ": ratio " $15
+		if ($3 == $16 && $15 != "1.0000")
+			print "line " NR ": baseline ratio " $15
+		if ($17 !~ /^[0-9.]+$/)
+			print "line " NR ": faults " $17
+	}' out/bench.csv)
+[[ -z $problems ]] && ok || bad "CSV rows: $problems"
+
+# one row per trace x variant x mode, for every variant of the binary
+for tr in a b; do
+	for v in "${variants[@]}"; do
+		for m in warm cold; do
+			n=$(awk -F, -v t="$tr" -v v="$v" -v m="$m" \
+				'$1 == t && $3 == v && $5 == m' out/bench.csv | wc -l)
+			((n == 1)) && ok || bad "$n rows for $tr $v $m"
+		done
+	done
+done
+# reference is the baseline when it is there
+if printf '%s\n' "${variants[@]}" | grep -qx reference; then
+	[[ $(awk -F, 'NR == 2 { print $16 }' out/bench.csv) == reference ]] && ok ||
+		bad "baseline is not reference"
+fi
+grep -qE '^instructions: (not available \(perf_event_open: .+\)|user-space)' out/table.txt && ok ||
+	bad "the table does not say whether instructions were counted"
+grep -q '^per boot' out/table.txt && ok || bad "no per-boot summary in the table"
+grep -q "^wrote out/bench.csv" out/table.txt && ok || bad "no 'wrote' line"
+
+# --variants picks and orders (first = baseline)
+"$mbdiff" bench --reps 1 --variants "${variants[$((nv - 1))]},${variants[0]}" \
+	--evict-mib 8 --csv out/two.csv in/a.mbt >/dev/null 2>&1 && ok || bad "bench --variants failed"
+[[ $(awk -F, 'NR > 1 { print $3 }' out/two.csv | sort -u | wc -l) == "$((nv > 1 ? 2 : 1))" ]] && ok ||
+	bad "--variants: $(awk -F, 'NR > 1 { print $3 }' out/two.csv | sort -u | tr '\n' ' ')"
+[[ $(awk -F, 'NR == 2 { print $16 }' out/two.csv) == "${variants[$((nv - 1))]}" ]] && ok ||
+	bad "--variants: the first name is not the baseline"
+
+# ---- bad input: exit 2, a message, no CSV ----
+printf 'memblock_frobnicate: [0x0-0xfff]\n' >in/bad.mbt
+printf '# nothing to time\nconfig memory.max=4\n' >in/empty.mbt
+expect_fail() { # NAME PATTERN ARGS...
+	local name=$1 pat=$2 rc
+	shift 2
+	rm -f out/fail.csv
+	"$mbdiff" bench --reps 1 --evict-mib 8 "$@" >out/fail.out 2>out/fail.err
+	rc=$?
+	((rc == 2)) && ok || bad "$name: exit $rc, want 2"
+	grep -qE -- "$pat" out/fail.err && ok || bad "$name: stderr '$(cat out/fail.err)' lacks /$pat/"
+	[[ ! -e out/fail.csv ]] && ok || bad "$name: a CSV was written"
+}
+expect_fail malformed '^in/bad\.mbt:1: error: ' --csv out/fail.csv in/a.mbt in/bad.mbt
+expect_fail no-calls '^in/empty\.mbt: error: no memblock calls' --csv out/fail.csv in/empty.mbt
+expect_fail missing-file 'in/nope\.mbt: ' --csv out/fail.csv in/nope.mbt
+expect_fail unknown-variant 'unknown variant "no-such"' --variants no-such --csv out/fail.csv in/a.mbt
+expect_fail reps-zero '--reps needs a count 1\.\.1000000' --reps 0 --csv out/fail.csv in/a.mbt
+expect_fail unknown-option 'unknown option "--frob"' --frob --csv out/fail.csv in/a.mbt
+expect_fail csv-dir 'cannot write out/nodir/x\.csv' --csv out/nodir/x.csv in/a.mbt
+
+# an existing CSV survives a failed run unchanged
+cp out/bench.csv out/keep.csv
+"$mbdiff" bench --reps 1 --csv out/keep.csv in/bad.mbt >/dev/null 2>&1
+cmp -s out/keep.csv out/bench.csv && ok || bad "a failed run changed an existing CSV"
+leftover=$(find out -name '*.tmp.*' | head -n 3)
+[[ -z $leftover ]] && ok || bad "temp files left: $leftover"
+
+check_done
