@@ -25,6 +25,7 @@
 # lines (why: the upstream change behind the difference) followed by the
 # lines it explains, one signature a line:
 #   pair FILE SIGNATURE    reference~kernel:tree, --no-expect --no-oracle
+#                          (all with --min-class warning: every difference)
 #   alone FILE SIGNATURE   kernel:tree alone, oracle on
 # (the variant is called kernel:tree in the file, whatever its build name).
 # --update keeps each still-present line under its comment, drops lines that
@@ -147,7 +148,7 @@ grep -q "MBD_K_ADD_NODE_FLAGS $want_flags" "$era" && ok "memblock_add_node() fla
 "$mbdiff" list | grep -Eq "^kernel:$n[[:space:]]+kernel" && ok "mbdiff list shows kernel:$n" ||
 	bad "mbdiff list: $("$mbdiff" list | grep kernel:)"
 
-"$mbdiff" replay --quiet --variants "kernel:$n,kernel:$n-mut" "$src/corpus/seeds" >"$work/$n.mut.out" 2>&1
+"$mbdiff" replay --quiet --min-class warning --variants "kernel:$n,kernel:$n-mut" "$src/corpus/seeds" >"$work/$n.mut.out" 2>&1
 rc=$?
 ((rc == 1)) && ok "kernel:$n-mut diverges from kernel:$n (the patch is in)" ||
 	bad "kernel:$n-mut replay rc $rc (expected 1): $(head -20 "$work/$n.mut.out")"
@@ -162,9 +163,9 @@ sigs() {
 			print tag, f, line
 		}' "$2"
 }
-"$mbdiff" replay --quiet --no-expect --no-oracle --variants "reference,kernel:$n" \
+"$mbdiff" replay --quiet --min-class warning --no-expect --no-oracle --variants "reference,kernel:$n" \
 	"$src/corpus/seeds" "$src/corpus/regressions" "$src/corpus/real" >"$work/$n.pair.out" 2>&1
-"$mbdiff" replay --quiet --variants "kernel:$n" "$src/corpus/regressions/reference" \
+"$mbdiff" replay --quiet --min-class warning --variants "kernel:$n" "$src/corpus/regressions/reference" \
 	>"$work/$n.alone.out" 2>&1
 { sigs pair "$work/$n.pair.out"; sigs alone "$work/$n.alone.out"; } | sort >"$work/$n.got"
 inputs=$(find "$src/corpus/seeds" "$src/corpus/regressions" "$src/corpus/real" -name '*.mbt' | wc -l)
