@@ -33,8 +33,9 @@
 # without one the download goes to a temporary folder and is deleted.
 #
 # Options:
-#   --version V      Debian's linux-source-V, e.g. 7.3 (default: 5.10 6.1
-#                    6.12 7.3, the trees the tests pin); repeat for several
+#   --version V      Debian's linux-source-V, e.g. 7.3 (default: the trees
+#                    the tests pin, tests/algorithms/kernel-trees/V.expected:
+#                    5.10 6.1 6.12 7.3); repeat for several
 #   --dest DIR       where to put linux-V/ (default: build/kernel-trees)
 #   --deb-cache DIR  where .debs are looked up and kept (default:
 #                    $MBDIFF_DEB_CACHE, else none)
@@ -74,7 +75,11 @@ while (($#)); do
 	esac
 	shift
 done
-((${#versions[@]})) || versions=(5.10 6.1 6.12 7.3)
+# by default the trees the tests pin (tests/algorithms/kernel-trees/V.expected)
+if ((${#versions[@]} == 0)); then
+	mapfile -t versions < <(find "$MBD_ROOT/tests/algorithms/kernel-trees" -name '*.expected' -printf '%f\n' 2>/dev/null |
+		sed 's/\.expected$//' | sort -V)
+fi
 for v in "${versions[@]}"; do
 	[[ $v =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--version '$v' must look like 6.12"
 done

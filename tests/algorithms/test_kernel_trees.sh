@@ -145,7 +145,8 @@ older 5.17 && want_flags=0
 grep -q "MBD_K_ADD_NODE_FLAGS $want_flags" "$era" && ok "memblock_add_node() flags argument ($want_flags)" ||
 	bad "era: $(cat "$era")"
 
-"$mbdiff" list | grep -Eq "^kernel:$n[[:space:]]+kernel" && ok "mbdiff list shows kernel:$n" ||
+"$mbdiff" list | grep -Eq "^kernel:$n[[:space:]]+kernel[[:space:]]+Linux ${version//./\\.}\.[0-9]+ " &&
+	ok "mbdiff list shows kernel:$n with its release" ||
 	bad "mbdiff list: $("$mbdiff" list | grep kernel:)"
 
 "$mbdiff" replay --quiet --min-class warning --variants "kernel:$n,kernel:$n-mut" "$src/corpus/seeds" >"$work/$n.mut.out" 2>&1
