@@ -132,9 +132,9 @@ fi
 era=$bd/variants/kernel-$n/mbd/mbd_kernel_era.h
 mk=$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd.)
 [[ $mk == "$version" ]] && ok "the tree's Makefile says $mk" || bad "linux-$version's Makefile says '$mk'"
-want=$(printf '0x%02x%02x' "${mk%%.*}" "${mk#*.}")
-grep -q "^#define MBD_KVER $want\$" "$era" && ok "staging recorded MBD_KVER $want" ||
-	bad "era header: $(grep MBD_KVER "$era")"
+want=$(printf '0x%02x%02x00' "${mk%%.*}" "${mk#*.}")
+grep -q "^#define MBD_K_RELEASE $want\$" "$era" && ok "staging recorded MBD_K_RELEASE $want" ||
+	bad "era header: $(grep MBD_K_RELEASE "$era")"
 older() { [[ $(printf '%s\n%s\n' "$mk" "$1" | sort -V | head -n 1) != "$1" ]]; }
 want_dummy=0
 older 6.11 && want_dummy=1
@@ -145,8 +145,7 @@ older 5.17 && want_flags=0
 grep -q "MBD_K_ADD_NODE_FLAGS $want_flags" "$era" && ok "memblock_add_node() flags argument ($want_flags)" ||
 	bad "era: $(cat "$era")"
 
-"$mbdiff" list | grep -Eq "^kernel:$n[[:space:]]+kernel[[:space:]]+Linux ${version//./\\.}\.[0-9]+ " &&
-	ok "mbdiff list shows kernel:$n with its release" ||
+"$mbdiff" list | grep -Eq "^kernel:$n[[:space:]]" && ok "mbdiff list shows kernel:$n" ||
 	bad "mbdiff list: $("$mbdiff" list | grep kernel:)"
 
 "$mbdiff" replay --quiet --min-class warning --variants "kernel:$n,kernel:$n-mut" "$src/corpus/seeds" >"$work/$n.mut.out" 2>&1

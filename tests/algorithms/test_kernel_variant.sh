@@ -156,7 +156,7 @@ if [[ $mode == fixture ]]; then
 	if bash "$kv" --stage --name own --tree "$t" --out "$work/own.out" --stamp "$work/own.stamp" \
 		--cc "$cc" --nm nm --src "$src" 2>"$work/own.err" &&
 		grep -qx '#define MBD_K_DEFINES_free_reserved_area 1' "$work/own.out/mbd/mbd_kernel_era.h" &&
-		grep -qx '#define MBD_KVER 0x0703' "$work/own.out/mbd/mbd_kernel_era.h"; then
+		grep -qx '#define MBD_K_RELEASE 0x070300' "$work/own.out/mbd/mbd_kernel_era.h"; then
 		ok "a file's own free_reserved_area() is compiled; release 7.3 recorded"
 	else
 		bad "own free_reserved_area: $(cat "$work/own.err" "$work/own.out/mbd/mbd_kernel_era.h" 2>&1)"
