@@ -77,7 +77,7 @@ while (($#)); do
 done
 # by default the trees the tests pin (tests/algorithms/kernel-trees/V.expected)
 if ((${#versions[@]} == 0)); then
-	mapfile -t versions < <(find "$MBD_ROOT/tests/algorithms/kernel-trees" -name '*.expected' -printf '%f\n' 2>/dev/null |
+	mapfile -t versions < <(find "$MBD_ROOT/tests/algorithms/kernel-trees" -maxdepth 1 -name '*.expected' -printf '%f\n' 2>/dev/null |
 		sed 's/\.expected$//' | sort -V)
 fi
 for v in "${versions[@]}"; do
