@@ -79,6 +79,7 @@ done
 if ((${#versions[@]} == 0)); then
 	mapfile -t versions < <(find "$MBD_ROOT/tests/algorithms/kernel-trees" -maxdepth 1 -name '*.expected' -printf '%f\n' 2>/dev/null |
 		sed 's/\.expected$//' | sort -V)
+	((${#versions[@]})) || mbd_usage_error "no --version given and no tests/algorithms/kernel-trees/V.expected"
 fi
 for v in "${versions[@]}"; do
 	[[ $v =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--version '$v' must look like 6.12"
