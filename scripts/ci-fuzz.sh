@@ -101,6 +101,7 @@ finish() {
 	if ((finished)); then return 0; fi
 	finished=1
 	trap - EXIT
+	mbd_kill_children
 	mbd_gather_crashes "$artifacts" || true
 	echo
 	echo "== ci-fuzz: $pair ($engine, ${time_s}s) artifacts in $(mbd_rel "$artifacts") =="

@@ -25,9 +25,11 @@ MBD_DEFAULT_CLASS=capacity
 
 mbd_log() { printf '%s: %s\n' "$MBD_PROG" "$*" >&2; }
 mbd_warn() { printf '%s: warning: %s\n' "$MBD_PROG" "$*" >&2; }
+# Errors exit 2: scripts keep 1 for "found a divergence" (README, exit
+# codes).
 mbd_die() {
 	printf '%s: error: %s\n' "$MBD_PROG" "$*" >&2
-	exit 1
+	exit 2
 }
 # Bad command line: exit 2, like most tools.
 mbd_usage_error() {
@@ -54,16 +56,23 @@ mbd_help() {
 # ---------------------------------------------------------------- options
 
 # Value of the option in $1, given as "--opt=value" or "--opt value".
-# Sets MBD_OPTVAL, and MBD_SHIFT to the number of words it used.
+# Sets MBD_OPTVAL, and MBD_SHIFT to the number of words it used. A missing
+# or empty value is a usage error ("--logs needs a value"), and so is a
+# separate word that is itself an option ("--logs --out x"): write
+# "--opt=-value" for the rare value that starts with a dash.
 mbd_optval() {
-	if [[ $1 == --*=* ]]; then
+	local name=${1%%=*}
+	if [[ $1 == -*=* ]]; then
 		MBD_OPTVAL=${1#*=}
 		MBD_SHIFT=1
-	elif (($# >= 2)); then
+	elif (($# >= 2)) && [[ $2 != -?* ]]; then
 		MBD_OPTVAL=$2
 		MBD_SHIFT=2
 	else
-		mbd_usage_error "option '$1' needs a value"
+		MBD_OPTVAL=
+	fi
+	if [[ -z $MBD_OPTVAL ]]; then
+		mbd_usage_error "$name needs a value"
 	fi
 }
 
@@ -394,22 +403,35 @@ mbd_report_crashes() {
 # ---------------------------------------------------------------- children
 
 # Engines run as background children so that a TERM/INT to the script
-# reaches them, and the script still collects what they found.
+# reaches them, and the script still collects what they found. Each child
+# runs in its own process group (job control on while it starts), so a
+# signal reaches everything it started too: libFuzzer's -fork jobs,
+# timeout's command, afl-fuzz's target.
 MBD_CHILD_PIDS=()
 MBD_INTERRUPTED=
 MBD_KILLER_PIDS=()
 
-# Trap handler: remember the signal, stop the children with TERM (a
-# background child of a script ignores INT, and every engine stops
-# cleanly on TERM), and kill those still alive after a grace period.
+# mbd_signal_child SIG PID: signal PID's process group, or PID alone if
+# it has no group of its own.
+mbd_signal_child() {
+	kill -s "$1" -- "-$2" 2>/dev/null || kill -s "$1" "$2" 2>/dev/null || true
+}
+
+# Trap handler: remember the signal, stop the children with TERM (every
+# engine stops cleanly on it), and kill those still alive after a grace
+# period.
 mbd_on_signal() {
 	local sig=$1 p
 	MBD_INTERRUPTED=$sig
 	for p in "${MBD_CHILD_PIDS[@]}"; do
-		kill -s TERM "$p" 2>/dev/null || true
+		mbd_signal_child TERM "$p"
 		(
-			sleep "${MBD_KILL_GRACE:-20}"
-			if mbd_is_child "$p"; then kill -s KILL "$p" 2>/dev/null; fi
+			# this watchdog's own sleep must not outlive it
+			trap 'kill "$s" 2>/dev/null; exit 0' TERM
+			sleep "${MBD_KILL_GRACE:-20}" &
+			s=$!
+			wait "$s"
+			if mbd_is_child "$p"; then mbd_signal_child KILL "$p"; fi
 		) >/dev/null 2>&1 &
 		MBD_KILLER_PIDS+=("$!")
 	done
@@ -422,17 +444,32 @@ mbd_is_child() {
 	[[ ${ppid// /} == "$$" ]]
 }
 
+# On TERM/INT/HUP stop the children; on any exit (set -e, an error) kill
+# what is still running, so nothing is left behind. A script with its own
+# EXIT trap calls mbd_kill_children from it.
 mbd_trap_signals() {
 	trap 'mbd_on_signal TERM' TERM
 	trap 'mbd_on_signal INT' INT
 	trap 'mbd_on_signal HUP' HUP
+	if [[ -z $(trap -p EXIT) ]]; then trap mbd_kill_children EXIT; fi
 }
 
-# Start a command in the background as a tracked child; its pid is in
-# MBD_LAST_PID.
+# TERM every tracked child's group and the watchdogs (idempotent).
+mbd_kill_children() {
+	local p
+	for p in "${MBD_CHILD_PIDS[@]}"; do
+		if mbd_is_child "$p"; then mbd_signal_child TERM "$p"; fi
+	done
+	mbd_reap_killers
+}
+
+# Start a command in the background as a tracked child in its own process
+# group; its pid (= its group id) is in MBD_LAST_PID.
 mbd_spawn() {
+	set -m
 	"$@" &
 	MBD_LAST_PID=$!
+	set +m
 	MBD_CHILD_PIDS+=("$MBD_LAST_PID")
 }
 
