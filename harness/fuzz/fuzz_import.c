@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target over `mbdiff import` alone: each input is a hostile boot
+ * log (any bytes: NULs, CRs, huge numbers, endless dumps). These properties
+ * must hold; a violated one is reported and abort()ed:
+ *
+ *   located   the importer either succeeds or refuses with a diagnostic
+ *             naming the log, a line inside it and a message (never an
+ *             unlocated failure);
+ *   parses    what it writes is an .mbt trace the parser takes as it is
+ *             (the CLI's "internal error: the imported trace does not
+ *             parse" must be unreachable), with the ops it counted;
+ *   stable    importing the same log twice writes the same text.
+ *
+ * The first byte picks the range convention (auto, inclusive, exclusive),
+ * so every mode is reached; the rest is the log.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbd_import.h"
+#include "mbd_text.h"
+#include "mbd_trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static _Noreturn void violated(const char *what, const char *text, size_t len)
+{
+	fprintf(stderr, "fuzz_import: property violated: %s\n", what);
+	if (text)
+		fprintf(stderr, "fuzz_import: the imported text (%zu bytes):\n%.*s\n", len,
+			(int)(len > 20000 ? 20000 : len), text);
+	fflush(stderr);
+	abort();
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t lines = n ? 1 : 0;
+
+	for (size_t i = 0; i + 1 < n; i++)
+		lines += s[i] == '\n';
+	return lines;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum mbd_import_conv convs[] = {
+		MBD_CONV_AUTO, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE,
+	};
+	struct mbd_import_src src = { "input.log", NULL, 0 };
+	struct mbd_import_stats st, st2;
+	struct mbd_diag d, d2;
+	struct mbd_trace t;
+	char *out = NULL, *out2 = NULL;
+	size_t len = 0, len2 = 0;
+	enum mbd_import_conv conv;
+	int rc, rc2;
+
+	if (size == 0)
+		return 0;
+	conv = convs[data[0] % 3];
+	src.buf = (const char *)data + 1;
+	src.len = size - 1;
+	rc = mbd_import(&src, 1, conv, &out, &len, &st, NULL, &d);
+	if (rc == -1)
+		return 0; /* out of memory: the engine's -rss_limit_mb speaks */
+	if (rc != 0) {
+		if (rc != -2 || strcmp(d.file, "input.log") != 0 || d.line == 0 ||
+		    d.line > count_lines(src.buf, src.len) || !d.msg[0])
+			violated("a refusal without the log, a line inside it and a message",
+				 NULL, 0);
+		return 0;
+	}
+	mbd_trace_init(&t);
+	if (mbd_text_parse(out, len, "imported.mbt", &t, &d) != 0) {
+		mbd_diag_print(stderr, &d);
+		violated("the imported text does not parse", out, len);
+	}
+	if (t.n_ops != st.ops)
+		violated("the imported text does not have the ops the importer counted", out, len);
+	mbd_trace_free(&t);
+	rc2 = mbd_import(&src, 1, conv, &out2, &len2, &st2, NULL, &d2);
+	if (rc2 != 0 || len2 != len || memcmp(out, out2, len) != 0)
+		violated("importing the same log twice gives different text", out, len);
+	free(out);
+	free(out2);
+	return 0;
+}
