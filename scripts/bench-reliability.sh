@@ -12,7 +12,9 @@
 #   3. flat memory: libFuzzer peak_rss_mb after --rss-small and after --runs
 #      execs (within 10%), and LeakSanitizer (build/fuzz/fuzz_diff) clean
 #   4. fuzz_decode under ASan+UBSan (build/fuzz/fuzz_decode) for
-#      --decode-runs execs finds nothing
+#      --decode-runs execs finds nothing; fuzz_import (hostile boot logs
+#      through `mbdiff import`, seeded with the log lines kept in
+#      corpus/real) for --import-runs execs finds nothing
 #   5. compiler/sanitizer matrix: gcc and clang at -O0 and -O2, ASan+UBSan,
 #      and MSan (clang); each configures a throwaway build under
 #      out/reliability/matrix/, builds everything (every variant) and
@@ -22,10 +24,11 @@
 # Options:
 #   --runs N          execs for 1 and the large RSS figure (default 10000000)
 #   --rss-small N     execs for the small RSS figure (default 100000)
-#   --decode-runs N   execs for 4 (default 1000000)
+#   --decode-runs N   execs of fuzz_decode for 4 (default 1000000)
+#   --import-runs N   execs of fuzz_import for 4 (default 1000000)
 #   --afl-time S      seconds for 2 (default 60)
 #   --lsan-runs N     execs of the ASan build with leak detection (default 20000)
-#   --skip LIST       comma list of parts to skip: twin,afl,rss,decode,matrix
+#   --skip LIST       comma list of parts to skip: twin,afl,rss,decode,import,matrix
 #   --no-build        use the existing build/ presets as they are
 #   --out FILE        where to write (default docs/reliability.md)
 #   -j, --jobs N      build jobs (default: number of cores)
@@ -35,7 +38,7 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-runs=10000000 rss_small=100000 decode_runs=1000000 afl_time=60 lsan_runs=20000
+runs=10000000 rss_small=100000 decode_runs=1000000 import_runs=1000000 afl_time=60 lsan_runs=20000
 skip='' build=1 out_md=$MBD_ROOT/docs/reliability.md jobs=$(mbd_nproc)
 cmdline="scripts/bench-reliability.sh $*"
 while (($#)); do
@@ -43,6 +46,7 @@ while (($#)); do
 	--runs | --runs=*) mbd_optval "$@"; runs=$MBD_OPTVAL ;;
 	--rss-small | --rss-small=*) mbd_optval "$@"; rss_small=$MBD_OPTVAL ;;
 	--decode-runs | --decode-runs=*) mbd_optval "$@"; decode_runs=$MBD_OPTVAL ;;
+	--import-runs | --import-runs=*) mbd_optval "$@"; import_runs=$MBD_OPTVAL ;;
 	--afl-time | --afl-time=*) mbd_optval "$@"; afl_time=$MBD_OPTVAL ;;
 	--lsan-runs | --lsan-runs=*) mbd_optval "$@"; lsan_runs=$MBD_OPTVAL ;;
 	--skip | --skip=*) mbd_optval "$@"; skip=$MBD_OPTVAL ;;
@@ -54,7 +58,7 @@ while (($#)); do
 	esac
 	shift "$MBD_SHIFT"
 done
-for v in runs rss_small decode_runs afl_time lsan_runs jobs; do
+for v in runs rss_small decode_runs import_runs afl_time lsan_runs jobs; do
 	mbd_check_uint "--${v//_/-}" "${!v}"
 done
 skipped() { [[ ,$skip, == *,$1,* ]]; }
@@ -82,7 +86,7 @@ artifacts_in() { find "$1" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -
 # ---- builds ----
 presets=()
 skipped twin && skipped rss || presets+=(fuzz-plain)
-skipped decode && skipped rss || presets+=(fuzz)
+skipped decode && skipped import && skipped rss || presets+=(fuzz)
 skipped afl || presets+=(afl)
 if ((build)) && ((${#presets[@]})); then
 	mbd_log "building ${presets[*]}"
@@ -204,6 +208,27 @@ if ! skipped decode; then
 		"${execs:-?} / ${LF_SECS}s / $found" "0 findings" "$v" "$LF_CMD"
 fi
 
+# ---- 4: fuzz_import ----
+if ! skipped import; then
+	say "4. fuzz_import (ASan+UBSan): $import_runs execs"
+	mkdir -p "$work/import/corpus"
+	# seeds: the boot-log lines each corpus/real trace keeps as comments
+	# ("# LOG:LINE: text"), after a first byte that picks the convention
+	for f in corpus/real/*.mbt; do
+		{
+			printf '\n'
+			sed -n 's/^# [^ :]*:[0-9][0-9]*: //p' "$f"
+		} >"$work/import/corpus/$(basename "$f" .mbt).log"
+	done
+	libfuzz import build/fuzz/fuzz_import "$import_runs" -max_len=65536
+	execs=$(stat_of "$LF_LOG" number_of_executed_units)
+	found=$(artifacts_in "$work/import")
+	v=ok
+	[[ $LF_RC -eq 0 && $found -eq 0 && ${execs:-0} -ge $import_runs ]] || v=FAIL
+	figure 4 "fuzz_import (hostile boot logs) execs / seconds / findings" \
+		"${execs:-?} / ${LF_SECS}s / $found" "0 findings" "$v" "$LF_CMD"
+fi
+
 # ---- 5: compiler and sanitizer matrix ----
 # NAME | CC | BUILD_TYPE | C_FLAGS | MBDIFF_SANITIZERS
 matrix=(
@@ -264,19 +289,19 @@ fi
 	echo "$(gcc --version | head -n 1); $(clang --version | head -n 1); $(afl-fuzz -h 2>&1 | grep -o 'afl-fuzz++[0-9.a-z]*' | head -n 1)."
 	echo "Git: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')."
 	echo
-	echo "Parameters: --runs $runs, --rss-small $rss_small, --decode-runs $decode_runs,"
+	echo "Parameters: --runs $runs, --rss-small $rss_small, --decode-runs $decode_runs, --import-runs $import_runs,"
 	echo "--afl-time $afl_time, --lsan-runs $lsan_runs${skip:+, skipped: $skip}."
-	if ((runs < 10000000 || decode_runs < 1000000)); then
+	if ((runs < 10000000 || decode_runs < 1000000 || import_runs < 1000000)); then
 		echo
 		echo "**Smaller than the issue's bounds** (10^7 execs for part 1 and the large RSS"
-		echo "figure, 10^6 for fuzz_decode): these are the figures of a shorter run, limited"
+		echo "figure, 10^6 for fuzz_decode and fuzz_import): these are the figures of a shorter run, limited"
 		echo "by the time available; run \`scripts/bench-reliability.sh\` with the defaults"
 		echo "for the full figures."
 	fi
 	echo
 	echo 'Parts: 1 no false positives, 2 AFL++ stability, 3 flat memory and leaks,'
-	echo '4 the input layer alone (decoders, encoder, .mbt parser and printer) under'
-	echo 'ASan+UBSan, 5 compilers and sanitizers. libFuzzer runs use `-len_control=0`'
+	echo '4 the input layer alone (decoders, encoder, .mbt parser and printer; the'
+	echo 'boot-log importer) under ASan+UBSan, 5 compilers and sanitizers. libFuzzer runs use `-len_control=0`'
 	echo 'so inputs are full length from the start; peak_rss_mb is libFuzzer'"'"'s own'
 	echo '`-print_final_stats` figure (it includes the corpus libFuzzer keeps in memory).'
 	echo 'Commands are relative to the repository root.'
