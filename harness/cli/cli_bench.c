@@ -8,7 +8,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +78,7 @@ static size_t all_variants(const struct mbd_variant **vs, size_t max)
 }
 
 static int parse_args(int argc, char **argv, struct bench_cli *c,
-		      struct mbd_cli_paths *paths)
+		      struct mbd_paths *paths)
 {
 	bool only_files = false;
 	int errors = 0;
@@ -89,7 +88,7 @@ static int parse_args(int argc, char **argv, struct bench_cli *c,
 		int m;
 
 		if (only_files || a[0] != '-') {
-			errors += mbd_cli_walk(a, paths);
+			errors += mbd_walk(&a, 1, paths, "mbdiff", stderr);
 			continue;
 		}
 		if (strcmp(a, "--") == 0) {
@@ -115,36 +114,13 @@ static int parse_args(int argc, char **argv, struct bench_cli *c,
 	return errors ? MBD_EXIT_ERROR : MBD_EXIT_OK;
 }
 
-/* The CSV's directory must take a new file: known before minutes of work. */
-static int check_csv_dir(const char *csv)
-{
-	char *copy = strdup(csv);
-	const char *dir;
-	struct stat st;
-	int err = 0;
-
-	if (!copy)
-		return mbd_cli_error("out of memory");
-	dir = dirname(copy);
-	if (stat(dir, &st) != 0)
-		err = errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = ENOTDIR;
-	else if (access(dir, W_OK | X_OK) != 0)
-		err = errno;
-	free(copy);
-	if (err)
-		return mbd_cli_error("bench: cannot write %s: %s", csv, strerror(err));
-	return MBD_EXIT_OK;
-}
-
-static int load_inputs(struct bench_cli *c, const struct mbd_cli_paths *p)
+static int load_inputs(struct bench_cli *c, const struct mbd_paths *p)
 {
 	int errors = 0;
 
 	c->in = calloc(p->n ? p->n : 1, sizeof(*c->in));
 	if (!c->in)
-		return mbd_cli_error("out of memory");
+		return mbd_cli_internal("out of memory");
 	for (size_t k = 0; k < p->n; k++) {
 		struct input *in = &c->in[c->n_in];
 		const char *base = strrchr(p->v[k], '/');
@@ -293,7 +269,7 @@ static int print_summary(const struct bench_cli *c)
 	double *ratios = calloc(c->n_in, sizeof(*ratios));
 
 	if (!ratios)
-		return mbd_cli_error("out of memory");
+		return mbd_cli_internal("out of memory");
 	printf("\nper boot (one replay of a trace), mean over %zu traces:\n", c->n_in);
 	printf("%-*s  %-4s  %10s  %10s  %8s  %12s  %12s  %14s\n", wvar(c), "variant",
 	       "mode", "calls/boot", "ns/boot", "ns/call", "ns/boot-base",
@@ -332,7 +308,7 @@ static int measure(struct bench_cli *c, struct mbd_bench *b, FILE *csv)
 			struct mbd_bench_stats *row = stat_at(c, k, m, 0);
 
 			if (mbd_bench_run(b, &c->in[k].t, (enum mbd_bench_mode)m, row) != 0)
-				return mbd_cli_error("bench: out of memory");
+				return mbd_cli_internal("bench: out of memory");
 			for (size_t i = 0; i < c->n; i++) {
 				print_row(c, &c->in[k], c->vs[i]->name, m, &row[i]);
 				if (csv)
@@ -346,8 +322,8 @@ static int measure(struct bench_cli *c, struct mbd_bench *b, FILE *csv)
 
 static int write_csv(const char *path, const char *buf, size_t len)
 {
-	if (mbd_write_file_atomic(path, buf, len) != 0)
-		return mbd_cli_error("bench: cannot write %s: %s", path, strerror(errno));
+	if (mbd_cli_write_output(path, buf, len) != 0)
+		return MBD_EXIT_ERROR;
 	printf("\nwrote %s\n", path);
 	return MBD_EXIT_OK;
 }
@@ -371,20 +347,20 @@ static int run(struct bench_cli *c)
 	b = c->st ? mbd_bench_new(c->vs, c->n, &o) : NULL;
 	if (!b) {
 		free(c->st);
-		return mbd_cli_error("bench: out of memory");
+		return mbd_cli_internal("bench: out of memory");
 	}
 	if (c->csv) {
 		csv = open_memstream(&buf, &len);
 		if (!csv) {
 			mbd_bench_free(b);
-			return mbd_cli_error("out of memory");
+			return mbd_cli_internal("out of memory");
 		}
 		fputs(csv_head, csv);
 	}
 	rc = measure(c, b, csv);
 	if (csv) {
 		if (fclose(csv) != 0 && rc == MBD_EXIT_OK)
-			rc = mbd_cli_error("bench: out of memory");
+			rc = mbd_cli_internal("bench: out of memory");
 		if (rc == MBD_EXIT_OK)
 			rc = write_csv(c->csv, buf, len);
 		free(buf);
@@ -397,18 +373,19 @@ static int run(struct bench_cli *c)
 int mbd_cli_bench(int argc, char **argv)
 {
 	struct bench_cli c = { .wname = 5 };
-	struct mbd_cli_paths paths = { 0 };
+	struct mbd_paths paths = { 0 };
 	size_t max = mbd_variant_count();
 	struct stat st;
 	int rc;
 
 	c.vs = calloc(max ? max : 1, sizeof(*c.vs));
 	if (!c.vs)
-		return mbd_cli_error("out of memory");
+		return mbd_cli_internal("out of memory");
 	rc = parse_args(argc, argv, &c, &paths);
 	if (rc == MBD_EXIT_OK && paths.n == 0) {
 		if (stat(DEFAULT_DIR, &st) == 0 && S_ISDIR(st.st_mode))
-			rc = mbd_cli_walk(DEFAULT_DIR, &paths) ? MBD_EXIT_ERROR : MBD_EXIT_OK;
+			rc = mbd_walk((const char *const[]){ DEFAULT_DIR }, 1, &paths, "mbdiff", stderr) ?
+			     MBD_EXIT_ERROR : MBD_EXIT_OK;
 		else
 			rc = mbd_cli_bad_usage("bench: no inputs given and no %s here "
 					       "(run it in the source tree, or name "
@@ -421,8 +398,9 @@ int mbd_cli_bench(int argc, char **argv)
 			rc = c.variants ? MBD_EXIT_ERROR :
 			     mbd_cli_error("bench: no variant in this binary");
 	}
+	/* the CSV path is checked before minutes of work */
 	if (rc == MBD_EXIT_OK && c.csv)
-		rc = check_csv_dir(c.csv);
+		rc = mbd_cli_check_output(c.csv, (const char *const *)paths.v, paths.n);
 	if (rc == MBD_EXIT_OK)
 		rc = load_inputs(&c, &paths);
 	if (rc == MBD_EXIT_OK && c.n_in == 0)
@@ -433,6 +411,6 @@ int mbd_cli_bench(int argc, char **argv)
 		mbd_trace_free(&c.in[k].t);
 	free(c.in);
 	free(c.vs);
-	mbd_cli_paths_free(&paths);
+	mbd_paths_free(&paths);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mbd_cli.h"
+#include "mbd_output.h"
 #include "mbd_text.h"
 
 static const char usage_text[] =
@@ -96,6 +97,34 @@ int mbd_cli_error(const char *fmt, ...)
 	vmsg(fmt, ap);
 	va_end(ap);
 	return MBD_EXIT_ERROR;
+}
+
+int mbd_cli_internal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	return MBD_EXIT_CRASH;
+}
+
+int mbd_cli_check_output(const char *out, const char *const *ins, size_t n)
+{
+	char why[512];
+
+	if (mbd_output_check(out, ins, n, why, sizeof(why)) != 0)
+		return mbd_cli_error("%s: cannot write: %s", out, why);
+	return 0;
+}
+
+int mbd_cli_write_output(const char *out, const void *buf, size_t len)
+{
+	char why[512];
+
+	if (mbd_output_write(out, buf, len, why, sizeof(why)) != 0)
+		return mbd_cli_error("%s: cannot write: %s", out, why);
+	return 0;
 }
 
 void mbd_cli_opts_default(struct mbd_cli_opts *o)

@@ -53,7 +53,7 @@ static int encode(const struct mbd_trace *t, bool text, enum mbd_decoder dec,
 	if (!same) {
 		free(*buf);
 		*buf = NULL;
-		return mbd_cli_error("%s: the %s form does not read back as the same "
+		return mbd_cli_internal("%s: the %s form does not read back as the same "
 				     "trace; nothing written (a bug in mbdiff)", in,
 				     text ? ".mbt" : "binary");
 	}
@@ -109,6 +109,8 @@ int mbd_cli_convert(int argc, char **argv)
 	if (!in || !out)
 		return mbd_cli_bad_usage("convert: needs IN and -o OUT");
 	text = to ? strcmp(to, "mbt") == 0 : ends_with(out, ".mbt");
+	if (mbd_cli_check_output(out, &in, 1) != 0)
+		return MBD_EXIT_ERROR;
 
 	mbd_trace_init(&t);
 	if (mbd_load_file(in, o.dec, &t, &d) != 0) {
@@ -117,8 +119,8 @@ int mbd_cli_convert(int argc, char **argv)
 		return MBD_EXIT_ERROR;
 	}
 	rc = encode(&t, text, o.dec, in, &buf, &len);
-	if (rc == 0 && mbd_write_file_atomic(out, buf, len) != 0)
-		rc = mbd_cli_error("%s: cannot write: %s", out, strerror(errno));
+	if (rc == 0)
+		rc = mbd_cli_write_output(out, buf, len);
 	if (rc == 0)
 		fprintf(stderr, "mbdiff: %s -> %s (%s, %zu ops)\n", in, out,
 			text ? ".mbt text" : mbd_decoder_name(o.dec), t.n_ops);

@@ -54,7 +54,7 @@ static char *read_notes(const char *path, char **patched)
 	size_t at = 0;
 
 	*patched = NULL;
-	if (mbd_read_file(path, &buf, &len) != 0)
+	if (mbd_read_file(path, MBD_INPUT_MAX, &buf, &len, NULL, 0) != 0)
 		return NULL;
 	notes = malloc(len + 1);
 	while (notes && o < len && buf[o] == '#') {
@@ -153,6 +153,8 @@ int mbd_cli_emit_test(int argc, char **argv)
 	if (!in)
 		return mbd_cli_bad_usage("emit-test: needs a TRACE");
 
+	if (out && mbd_cli_check_output(out, &in, 1) != 0)
+		return MBD_EXIT_ERROR;
 	mbd_trace_init(&t);
 	if (mbd_load_file(in, MBD_DECODER_STRUCTURED, &t, &d) != 0) {
 		mbd_diag_print(stderr, &d);
@@ -188,10 +190,8 @@ int mbd_cli_emit_test(int argc, char **argv)
 		goto out;
 	}
 	if (out) {
-		if (mbd_write_file_atomic(out, buf, len) != 0) {
-			mbd_cli_error("emit-test: cannot write %s", out);
+		if (mbd_cli_write_output(out, buf, len) != 0)
 			goto out;
-		}
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
 		mbd_cli_error("emit-test: cannot write the output");
 		goto out;

@@ -60,6 +60,7 @@ int mbd_cli_import(int argc, char **argv)
 			return mbd_cli_bad_usage("at most %d logs", MAX_LOGS);
 		} else {
 			srcs[n].name = argv[i];
+			srcs[n].path = NULL;
 			n++;
 		}
 	}
@@ -67,21 +68,37 @@ int mbd_cli_import(int argc, char **argv)
 		return mbd_cli_bad_usage("import needs at least one LOG");
 	if (!outp)
 		return mbd_cli_bad_usage("import needs -o TRACE.mbt (or -o - for stdout)");
+	if (strcmp(outp, "-") != 0) {
+		const char *ins[MAX_LOGS];
+
+		for (size_t i = 0; i < n; i++)
+			ins[i] = srcs[i].name;
+		if (mbd_cli_check_output(outp, ins, n) != 0)
+			return MBD_EXIT_ERROR;
+	}
 	for (size_t i = 0; i < n; i++) {
+		char why[200];
 		uint8_t *buf;
 
-		if (mbd_read_file(srcs[i].name, &buf, &srcs[i].len)) {
-			mbd_cli_error("cannot read %s: %s", srcs[i].name, strerror(errno));
+		if (mbd_read_file(srcs[i].name, MBD_INPUT_MAX, &buf, &srcs[i].len, why,
+				  sizeof(why))) {
+			mbd_cli_error("%s: error: cannot read: %s", srcs[i].name, why);
 			free_srcs(srcs, i);
 			return MBD_EXIT_ERROR;
 		}
 		srcs[i].buf = (const char *)buf;
+		srcs[i].path = srcs[i].name;
 		srcs[i].name = base_name(srcs[i].name);
 	}
 	if (verbose)
 		fprintf(stderr, "mbdiff: lines not imported:\n");
-	if (mbd_import(srcs, n, conv, &text, &len, &st, verbose ? stderr : NULL)) {
-		mbd_cli_error("out of memory");
+	m = mbd_import(srcs, n, conv, &text, &len, &st, verbose ? stderr : NULL, &d);
+	if (m == -2) {
+		mbd_diag_print(stderr, &d);
+		goto out;
+	}
+	if (m) {
+		rc = mbd_cli_internal("out of memory");
 		goto out;
 	}
 	if (!st.ops && !st.checkpoints) {
@@ -94,7 +111,8 @@ int mbd_cli_import(int argc, char **argv)
 	mbd_trace_init(&t);
 	if (mbd_text_parse(text, len, outp, &t, &d)) {
 		mbd_diag_print(stderr, &d);
-		mbd_cli_error("internal error: the imported trace does not parse");
+		rc = mbd_cli_internal("internal error: the imported trace does not parse "
+				      "(a bug in mbdiff)");
 		mbd_trace_free(&t);
 		goto out;
 	}
@@ -108,8 +126,8 @@ int mbd_cli_import(int argc, char **argv)
 	mbd_trace_free(&t);
 	if (!strcmp(outp, "-")) {
 		rc = fwrite(text, 1, len, stdout) == len ? MBD_EXIT_OK : MBD_EXIT_ERROR;
-	} else if (mbd_write_file_atomic(outp, text, len)) {
-		mbd_cli_error("cannot write %s: %s", outp, strerror(errno));
+	} else if (mbd_cli_write_output(outp, text, len) != 0) {
+		rc = MBD_EXIT_ERROR;
 	} else {
 		rc = MBD_EXIT_OK;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mbd_cli.h"
+#include "mbd_escape.h"
 #include "mbd_input.h"
 #include "mbd_minimize.h"
 #include "mbd_probe.h"
@@ -90,8 +91,8 @@ static int check_text(struct mbd_runner *r, const char *text, size_t len,
 
 	if (mbd_text_parse(text, len, out, back, &d) != 0) {
 		mbd_diag_print(stderr, &d);
-		return mbd_cli_error("%s: the minimized text does not parse; nothing "
-				     "written (a bug in mbdiff)", out);
+		return mbd_cli_internal("%s: the minimized text does not parse; nothing "
+					"written (a bug in mbdiff)", out);
 	}
 	mbd_probe_key(r, back, in_child, 0, got, sizeof(got), &ops_run);
 	if (strcmp(got, key) != 0)
@@ -121,7 +122,7 @@ static void variant_names(const struct mbd_runner *r, char *buf, size_t n)
 static int minimize(struct mbd_runner *r, const struct mbd_minimize_opts *mo,
 		    const char *in, const char *out, struct mbd_trace *t)
 {
-	char key[KEY_MAX], names[512], header[KEY_MAX * 2 + 2048];
+	char key[KEY_MAX], names[512], header[KEY_MAX * 2 + 2048], from[4 * 256 + 4];
 	struct mbd_trace small, back;
 	struct mbd_verdict v;
 	size_t ops_run, len = 0;
@@ -154,17 +155,16 @@ static int minimize(struct mbd_runner *r, const struct mbd_minimize_opts *mo,
 	snprintf(header, sizeof(header),
 		 "# %s: %s\n# variants: %s\n# minimized from: %s\n"
 		 "# ops: %zu -> %zu (%ld runs)\n", death ? "key" : "signature",
-		 death ? key : v.signature, names, in, t->n_ops, small.n_ops, runs);
+		 death ? key : v.signature, names,
+		 mbd_escape_line(from, sizeof(from), in, 256), t->n_ops, small.n_ops, runs);
 	if (mbd_cli_format_mbt(&small, header, &text, &len) != 0) {
 		rc = mbd_cli_error("%s: cannot format the trace", out);
 		goto out;
 	}
 	if (check_text(r, text, len, out, key, death, &back, &v) != 0)
 		goto out;
-	if (mbd_write_file_atomic(out, text, len) != 0) {
-		rc = mbd_cli_error("%s: cannot write: %s", out, strerror(errno));
+	if (mbd_cli_write_output(out, text, len) != 0)
 		goto out;
-	}
 	fprintf(stderr, "mbdiff: %s: %zu -> %zu ops in %ld runs, written to %s\n",
 		in, t->n_ops, small.n_ops, runs, out);
 	if (death) {
@@ -197,6 +197,8 @@ int mbd_cli_minimize(int argc, char **argv)
 	rc = parse_args(argc, argv, &o, &mo, &in, &out);
 	if (rc)
 		return rc;
+	if (mbd_cli_check_output(out, &in, 1) != 0)
+		return MBD_EXIT_ERROR;
 	mbd_trace_init(&t);
 	if (mbd_load_file(in, o.dec, &t, &d) != 0) {
 		mbd_diag_print(stderr, &d);

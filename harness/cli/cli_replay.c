@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `mbdiff replay`: run traces and fuzzer crash files through the runner
- * (directories are walked as cli_walk.c says).
+ * (directories are walked as forms/walk.c says).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -26,16 +26,14 @@ static int write_svg(const char *svg, const struct mbd_runner *r,
 	int bad;
 
 	if (!f)
-		return mbd_cli_error("out of memory");
+		return mbd_cli_internal("out of memory");
 	bad = mbd_svg_write(f, r, t, v, input) != 0;
 	bad |= fclose(f) != 0;
 	if (bad) {
 		free(buf);
-		return mbd_cli_error("%s: cannot draw (out of memory)", svg);
+		return mbd_cli_internal("%s: cannot draw (out of memory)", svg);
 	}
-	bad = mbd_write_file_atomic(svg, buf, len) != 0;
-	if (bad)
-		mbd_cli_error("%s: cannot write: %s", svg, strerror(errno));
+	bad = mbd_cli_write_output(svg, buf, len) != 0;
 	free(buf);
 	return bad ? MBD_EXIT_ERROR : MBD_EXIT_OK;
 }
@@ -43,10 +41,10 @@ static int write_svg(const char *svg, const struct mbd_runner *r,
 int mbd_cli_replay(int argc, char **argv)
 {
 	struct mbd_cli_opts o;
-	struct mbd_cli_paths inputs = { 0 };
+	struct mbd_paths inputs = { 0 };
 	struct mbd_runner *r = NULL;
 	struct mbd_trace t;
-	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0;
+	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0, crashed = 0;
 	bool quiet = false, only_files = false;
 	int errors = 0, status;
 	const char *svg = NULL;
@@ -55,7 +53,7 @@ int mbd_cli_replay(int argc, char **argv)
 	mbd_cli_opts_default(&o);
 	args = calloc((size_t)argc, sizeof(*args));
 	if (!args)
-		return mbd_cli_error("out of memory");
+		return mbd_cli_internal("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int m;
@@ -93,15 +91,20 @@ int mbd_cli_replay(int argc, char **argv)
 		free(args);
 		return MBD_EXIT_ERROR;
 	}
-	for (size_t k = 0; k < n_args; k++)
-		errors += mbd_cli_walk(args[k], &inputs);
+	errors += mbd_walk((const char *const *)args, n_args, &inputs, "mbdiff", stderr);
 	free(args);
 	if (svg && inputs.n != 1 && !errors) {
 		size_t n = inputs.n;
 
-		mbd_cli_paths_free(&inputs);
+		mbd_paths_free(&inputs);
 		mbd_runner_free(r);
 		return mbd_cli_bad_usage("replay: --svg draws one input, %zu given", n);
+	}
+	if (svg && mbd_cli_check_output(svg, (const char *const *)inputs.v, inputs.n) != 0) {
+		/* nothing is run when the picture could not be written */
+		mbd_paths_free(&inputs);
+		mbd_runner_free(r);
+		return MBD_EXIT_ERROR;
 	}
 
 	mbd_trace_init(&t);
@@ -123,8 +126,8 @@ int mbd_cli_replay(int argc, char **argv)
 		}
 		rc = mbd_runner_run(r, &t, &v);
 		if (rc < 0) {
-			mbd_cli_error("%s: internal error (out of memory)", path);
-			errors++;
+			mbd_cli_internal("%s: internal error (out of memory)", path);
+			crashed++;
 		} else if (rc == 1) {
 			divergent++;
 			printf("input: %s\n", path);
@@ -148,8 +151,9 @@ int mbd_cli_replay(int argc, char **argv)
 		printf(", %d errors", errors);
 	printf("\n");
 	mbd_trace_free(&t);
-	mbd_cli_paths_free(&inputs);
+	mbd_paths_free(&inputs);
 	mbd_runner_free(r);
-	status = errors ? MBD_EXIT_ERROR : divergent ? MBD_EXIT_DIVERGENT : MBD_EXIT_OK;
+	status = crashed ? MBD_EXIT_CRASH : errors ? MBD_EXIT_ERROR :
+		 divergent ? MBD_EXIT_DIVERGENT : MBD_EXIT_OK;
 	return status;
 }

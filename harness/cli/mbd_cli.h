@@ -7,11 +7,15 @@
 
 #include "mbd_bin.h"
 #include "mbd_runner.h"
+#include "mbd_walk.h"
 
 /* Exit statuses of every subcommand. */
 #define MBD_EXIT_OK 0
 #define MBD_EXIT_DIVERGENT 1
 #define MBD_EXIT_ERROR 2
+/* a crash or an internal error: out of memory, "a bug in mbdiff"; the
+   sanitizer runtimes exit with it too (sanitizer_defaults.c) */
+#define MBD_EXIT_CRASH 3
 
 /* Options several subcommands take. */
 struct mbd_cli_opts {
@@ -28,6 +32,16 @@ int mbd_cli_bad_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* Print "mbdiff: <msg>" to stderr; returns MBD_EXIT_ERROR. */
 int mbd_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for an internal error; returns MBD_EXIT_CRASH. */
+int mbd_cli_internal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Outputs (mbd_output.h): check out before any work (ins[0..n) are the
+ * inputs it must not be), write it at the end. Both print
+ * "mbdiff: OUT: cannot write: why" and return MBD_EXIT_ERROR, or 0.
+ */
+int mbd_cli_check_output(const char *out, const char *const *ins, size_t n);
+int mbd_cli_write_output(const char *out, const void *buf, size_t len);
 
 /*
  * Match argv[*i] against option name ("--variants"). With val NULL the
@@ -54,20 +68,6 @@ struct mbd_runner *mbd_cli_runner(const struct mbd_cli_opts *o);
  */
 size_t mbd_cli_variant_list(const char *list, const struct mbd_variant **vs,
 			    size_t max);
-
-/* Input files named on a command line (cli_walk.c). */
-struct mbd_cli_paths {
-	char **v;
-	size_t n, cap;
-};
-
-/*
- * Add path to out: a file as it is, a directory walked recursively in name
- * order (hidden entries, *.dict, *.md and AFL++'s bookkeeping skipped).
- * Prints each problem; returns how many there were.
- */
-int mbd_cli_walk(const char *path, struct mbd_cli_paths *out);
-void mbd_cli_paths_free(struct mbd_cli_paths *p);
 
 /* t as .mbt text after header (may be NULL), in a malloc'd buffer. */
 int mbd_cli_format_mbt(const struct mbd_trace *t, const char *header,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "import_int.h"
+#include "mbd_escape.h"
 
 /* Vote on the range convention from page-aligned starts and zero sizes. */
 static enum mbd_import_conv detect(const struct line *ls, size_t n)
@@ -63,6 +64,9 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 			continue;
 		if (only_a && !phase_a(x, l))
 			continue;
+		if (x->failed)
+			return;
+		x->cur = l;
 		l->done = 1;
 		if (x->pending_trim && (l->cls == L_ALLOC || l->cls == L_DUMP || l->cls == L_DOUBLED ||
 					(l->cls == L_OP && !strstr(l->s, " e820__memblock_setup"))))
@@ -107,10 +111,16 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 	}
 }
 
+/* Names as comments show them: one line, printable, at most NAME_MAX_SHOWN bytes. */
+#define NAME_MAX_SHOWN 200
+#define NAME_BUF (4 * NAME_MAX_SHOWN + 4)
+
 int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_conv conv,
-	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unp)
+	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unp,
+	       struct mbd_diag *d)
 {
 	struct line *ls = NULL;
+	char *names = NULL;
 	size_t n = 0, cap = 0;
 	struct ictx x;
 	struct obuf head = { 0 };
@@ -122,6 +132,14 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_c
 	memset(&x, 0, sizeof(x));
 	x.st = st;
 	x.unparsed = unp;
+	x.d = d;
+	if (d)
+		memset(d, 0, sizeof(*d));
+	names = malloc(nsrc ? nsrc * NAME_BUF : 1);
+	if (!names)
+		goto out;
+	for (size_t f = 0; f < nsrc; f++)
+		mbd_escape_line(names + f * NAME_BUF, NAME_BUF, srcs[f].name, NAME_MAX_SHOWN);
 	for (size_t f = 0; f < nsrc; f++) {
 		const char *p = srcs[f].buf, *end = p + srcs[f].len;
 		unsigned no = 0;
@@ -153,7 +171,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_c
 			for (char *q = l->raw; q < l->raw + (e - p); q++)
 				if (!*q)
 					*q = '?';
-			l->src = srcs[f].name;
+			l->src = names + f * NAME_BUF;
+			l->path = srcs[f].path ? srcs[f].path : srcs[f].name;
 			l->no = no;
 			l->s = mbd_imp_payload(l->raw);
 			l->cls = l->raw[0] == '#' ? L_HEADER : mbd_imp_classify(l->s);
@@ -184,12 +203,21 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_c
 	}
 	process(&x, ls, n, false);
 	mbd_imp_flush_trim(&x);
+	if (x.failed) {
+		rc = -2;
+		goto out;
+	}
 	if (x.body.oom || x.pre.oom)
 		goto out;
 
 	mbd_imp_printf(&head, "# imported by mbdiff import from");
-	for (size_t f = 0; f < nsrc; f++)
-		mbd_imp_printf(&head, " %s", srcs[f].name);
+	for (size_t f = 0; f < nsrc; f++) {
+		if (head.len > 2000) {   /* one comment line, within the 4096-byte limit */
+			mbd_imp_printf(&head, " ... (%zu logs)", nsrc);
+			break;
+		}
+		mbd_imp_printf(&head, " %s", names + f * NAME_BUF);
+	}
 	mbd_imp_printf(&head, "\n# range convention: %s (%s)\n",
 		  st->conv == MBD_CONV_EXCLUSIVE ? "exclusive end" : "inclusive end",
 		  st->conv_auto ? "detected" : "forced");
@@ -229,5 +257,6 @@ out:
 	free(x.body.p);
 	free(x.pre.p);
 	free(head.p);
+	free(names);
 	return rc;
 }

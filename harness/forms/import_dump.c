@@ -6,17 +6,18 @@
 
 #include "import_int.h"
 
-/* The dump being read. */
+/* The dump being read; reg grows as long as the dump goes on. */
 struct dump {
 	bool have_total[2], have_cnt[2];
 	uint64_t total[2], cnt[2];
-	size_t n;
-	struct mbd_expect reg[2 * 1024];
+	size_t n, cap;
+	struct mbd_expect *reg;
 };
 
-/* One dump line; false if the line is not part of a dump. */
-static bool dump_line(struct dump *d, const char *s)
+/* One dump line (source line l); false if the line is not part of a dump. */
+static bool dump_line(struct ictx *x, struct dump *d, const struct line *l)
 {
+	const char *s = l->s;
 	const char *p;
 	uint64_t v, a, b, sz;
 	int t;
@@ -53,7 +54,23 @@ static bool dump_line(struct dump *d, const char *s)
 		p = mbd_imp_skip_ws(p + 1);
 	if (!mbd_imp_hexnum(p, &sz, &p))
 		return false;
-	if (d->n < sizeof(d->reg) / sizeof(d->reg[0])) {
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 256;
+		struct mbd_expect *r;
+
+		if (d->n >= MBD_TEXT_MAX_OPS) {
+			mbd_imp_fail(x, l, 0, "a dump of more than %u regions", MBD_TEXT_MAX_OPS);
+			return true;
+		}
+		r = realloc(d->reg, cap * sizeof(*r));
+		if (!r) {
+			x->body.oom = 1;
+			return true;
+		}
+		d->reg = r;
+		d->cap = cap;
+	}
+	{
 		struct mbd_expect *e = &d->reg[d->n++];
 		const char *q;
 
@@ -62,11 +79,13 @@ static bool dump_line(struct dump *d, const char *s)
 		e->type = (uint32_t)t;
 		e->base = a;
 		e->size = sz;   /* the printed size is unambiguous, the end is not */
-		if ((q = strstr(p, "on node ")) && mbd_imp_decnum(q + 8, &v, &q)) {
-			e->nid = (int32_t)v;
+		e->line = l->no;
+		if ((q = strstr(p, "on node ")) && mbd_imp_nid(x, l->no, q + 8, &e->nid, &q) == 0)
 			e->have |= MBD_EXPECT_HAS_NID;
-		}
 		if ((q = strstr(p, "flags: ")) && mbd_imp_hexnum(q + 7, &v, &q)) {
+			if (v > UINT32_MAX)
+				mbd_imp_fail(x, l, 0, "flags: 0x%llx out of range: at most 32 bits",
+					     (ull)v);
 			e->flags = (uint32_t)v;
 			e->have |= MBD_EXPECT_HAS_FLAGS;
 		}
@@ -93,25 +112,16 @@ static void emit_state(struct ictx *x, struct obuf *b, const struct dump *d, uns
 		} else {
 			op.kind = e->type == MBD_TYPE_MEMORY ? MBD_OP_ADD : MBD_OP_RESERVE;
 		}
-		mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
-		mbd_imp_printf(b, "%s\n", x->tmp);
-		x->ops++;
-		x->st->ops++;
+		mbd_imp_emit_op_to(x, b, &op, e->line);
 		if (e->type == MBD_TYPE_RESERVED && (e->flags & MBD_FLAG_RSRV_NOINIT)) {
 			op.kind = MBD_OP_MARK_NOINIT;
-			mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
-			mbd_imp_printf(b, "%s\n", x->tmp);
-			x->ops++;
-			x->st->ops++;
+			mbd_imp_emit_op_to(x, b, &op, e->line);
 		}
 		if (e->type == MBD_TYPE_RESERVED && (e->have & MBD_EXPECT_HAS_NID)) {
 			op.kind = MBD_OP_SET_NODE;
 			op.type = MBD_TYPE_RESERVED;
 			op.nid = e->nid;
-			mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
-			mbd_imp_printf(b, "%s\n", x->tmp);
-			x->ops++;
-			x->st->ops++;
+			mbd_imp_emit_op_to(x, b, &op, e->line);
 		}
 	}
 }
@@ -204,7 +214,7 @@ size_t mbd_imp_dump(struct ictx *x, struct line *ls, size_t n, size_t i)
 	}
 	mbd_imp_comment(x, l, "");
 	while (j < n && (ls[j].cls == L_BLANK || ls[j].cls == L_OTHER) &&
-	       (ls[j].cls == L_BLANK || dump_line(d, ls[j].s))) {
+	       (ls[j].cls == L_BLANK || dump_line(x, d, &ls[j]))) {
 		if (ls[j].cls != L_BLANK)
 			mbd_imp_comment(x, &ls[j], "");
 		ls[j].done = 1;
@@ -213,6 +223,7 @@ size_t mbd_imp_dump(struct ictx *x, struct line *ls, size_t n, size_t i)
 	finish_dump(x, d, l);
 	x->st->dumps++;
 	x->st->known += j - i - 1;
+	free(d->reg);
 	free(d);
 	return j - 1;
 }

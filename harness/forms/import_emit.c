@@ -38,6 +38,40 @@ void mbd_imp_printf(struct obuf *b, const char *fmt, ...)
 }
 
 
+int mbd_imp_fail(struct ictx *x, const struct line *l, unsigned no, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!l)
+		l = x->cur;
+	if (x->failed || !x->d)
+		return -1;
+	x->failed = true;
+	x->d->file = l ? l->path : "<log>";
+	x->d->line = no ? no : l ? l->no : 0;
+	va_start(ap, fmt);
+	vsnprintf(x->d->msg, sizeof(x->d->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int mbd_imp_nid(struct ictx *x, unsigned no, const char *s, int32_t *nid, const char **end)
+{
+	bool neg = *s == '-';
+	const char *tok = s;
+	uint64_t v;
+
+	if (!mbd_imp_decnum(s + neg, &v, end))
+		return mbd_imp_fail(x, NULL, no, "bad nid \"%.20s\": expected -1 (NUMA_NO_NODE) to %d "
+				    "(MAX_NUMNODES)", tok, MBD_MAX_NUMNODES);
+	if (neg ? v > 1 : v > MBD_MAX_NUMNODES)
+		return mbd_imp_fail(x, NULL, no, "nid %.*s out of range: expected -1 (NUMA_NO_NODE) "
+				    "to %d (MAX_NUMNODES)", (int)(*end - tok > 40 ? 40 : *end - tok),
+				    tok, MBD_MAX_NUMNODES);
+	*nid = neg ? -(int32_t)v : (int32_t)v;
+	return 0;
+}
+
 void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag)
 {
 	char c[MAX_COMMENT + 1];
@@ -49,14 +83,40 @@ void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag)
 	mbd_imp_printf(&x->body, "# %s:%u%s: %s\n", l->src, l->no, tag, c);
 }
 
-void mbd_imp_emit_op(struct ictx *x, const struct mbd_op *op)
+void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op, unsigned no)
 {
-	mbd_text_format_op(x->tmp, sizeof(x->tmp), op);
-	mbd_imp_printf(&x->body, "%s\n", x->tmp);
+	struct mbd_trace t;
+	struct mbd_diag d;
+	int len;
+
+	if (x->failed)
+		return;
+	if (x->ops >= MBD_TEXT_MAX_OPS) {
+		mbd_imp_fail(x, NULL, no, "too many calls: a trace holds at most %u",
+			     MBD_TEXT_MAX_OPS);
+		return;
+	}
+	len = mbd_text_format_op(x->tmp, sizeof(x->tmp), op);
+	/* the parser that will read the trace is the judge of every value */
+	mbd_trace_init(&t);
+	if (len < 0 || (size_t)len >= sizeof(x->tmp) ||
+	    mbd_text_parse(x->tmp, (size_t)len, "", &t, &d) != 0) {
+		mbd_imp_fail(x, NULL, no, "%s (as the call \"%.80s\")",
+			     len < 0 || (size_t)len >= sizeof(x->tmp) ? "too long" : d.msg, x->tmp);
+		mbd_trace_free(&t);
+		return;
+	}
+	mbd_trace_free(&t);
+	mbd_imp_printf(b, "%s\n", x->tmp);
 	x->ops++;
 	x->st->ops++;
 	if (op->kind == MBD_OP_ADD || op->kind == MBD_OP_ADD_NODE)
 		x->mem_ops++;
+}
+
+void mbd_imp_emit_op(struct ictx *x, const struct mbd_op *op)
+{
+	mbd_imp_emit_op_to(x, &x->body, op, 0);
 }
 
 void mbd_imp_emit_range(struct ictx *x, uint32_t kind, uint64_t base, uint64_t size)
@@ -70,8 +130,34 @@ void mbd_imp_emit_range(struct ictx *x, uint32_t kind, uint64_t base, uint64_t s
 	mbd_imp_emit_op(x, &op);
 }
 
+/* The limits the runner can compare against (a region count, an array
+ * size): a dump claiming more is not from a kernel. */
+#define MAX_REGIONS ((uint64_t)1 << 32)
+
 void mbd_imp_emit_expect(struct ictx *x, const struct mbd_expect *e)
 {
+	unsigned no = e->line;
+
+	if (x->failed)
+		return;
+	if ((e->have & MBD_EXPECT_HAS_NID) && (e->nid < MBD_NUMA_NO_NODE || e->nid > MBD_MAX_NUMNODES)) {
+		mbd_imp_fail(x, NULL, no, "node %d out of range: expected -1 (NUMA_NO_NODE) to %d",
+			     (int)e->nid, MBD_MAX_NUMNODES);
+		return;
+	}
+	if (e->what == MBD_EXPECT_REGION && e->size && e->base + (e->size - 1) < e->base) {
+		mbd_imp_fail(x, NULL, no, "region at 0x%llx of size 0x%llx wraps past 2^64",
+			     (ull)e->base, (ull)e->size);
+		return;
+	}
+	if (((e->have & MBD_EXPECT_HAS_CNT) && e->cnt > MAX_REGIONS) ||
+	    ((e->have & MBD_EXPECT_HAS_MAX) && (e->max == 0 || e->max > MAX_REGIONS))) {
+		mbd_imp_fail(x, NULL, no, "%s %llu out of range: expected %s..2^32 regions",
+			     (e->have & MBD_EXPECT_HAS_MAX) ? "array size" : "region count",
+			     (ull)((e->have & MBD_EXPECT_HAS_MAX) ? e->max : e->cnt),
+			     (e->have & MBD_EXPECT_HAS_MAX) ? "1" : "0");
+		return;
+	}
 	mbd_text_format_expect(x->tmp, sizeof(x->tmp), e);
 	mbd_imp_printf(&x->body, "%s\n", x->tmp);
 }

@@ -40,14 +40,19 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 		p = mbd_imp_skip_ws(p);
 	}
 	if (kind == MBD_OP_ADD_NODE) {
-		uint64_t v, f;
+		uint64_t f;
 
-		if (!mbd_imp_starts(p, "nid=") || !mbd_imp_decnum(p + 4 + (p[4] == '-'), &v, &p))
+		if (!mbd_imp_starts(p, "nid=") || !(p[4] == '-' || (p[4] >= '0' && p[4] <= '9')))
 			return -1;
-		op.nid = l->s[0] && strstr(l->s, "nid=-") ? -(int32_t)v : (int32_t)v;
+		if (mbd_imp_nid(x, 0, p + 4, &op.nid, &p))
+			return 0; /* out of range: the import fails */
 		p = mbd_imp_skip_ws(p);
 		if (!mbd_imp_starts(p, "flags=") || !mbd_imp_hexnum(p + 6, &f, &p))
 			return -1;
+		if (f > UINT32_MAX) {
+			mbd_imp_fail(x, NULL, 0, "flags=0x%llx out of range: at most 32 bits", (ull)f);
+			return 0;
+		}
 		op.flags = (uint32_t)f & 0x1f;
 		p = mbd_imp_skip_ws(p);
 	}
@@ -96,6 +101,10 @@ int mbd_imp_do_doubled(struct ictx *x, const struct line *l)
 	mbd_imp_comment(x, l, "");
 	if (!x->ops) {
 		mbd_imp_printf(&x->body, "# (no op before it: nothing to check)\n");
+		return 0;
+	}
+	if (v == UINT64_MAX) { /* saturated: past 64 bits */
+		mbd_imp_fail(x, NULL, 0, "doubled to a number that does not fit in 64 bits");
 		return 0;
 	}
 	e.what = MBD_EXPECT_HEAD;
@@ -228,7 +237,8 @@ int mbd_imp_do_node(struct ictx *x, const struct line *l)
 	op.kind = MBD_OP_ADD_NODE;
 	op.base = a;
 	op.size = b - a + 1;
-	op.nid = nid > MBD_MAX_NUMNODES ? MBD_MAX_NUMNODES : (int32_t)nid;
+	if (mbd_imp_nid(x, 0, mbd_imp_skip_ws(l->s + 5), &op.nid, &p))
+		return 0;
 	mbd_imp_emit_op(x, &op);
 	x->st->map_entries++;
 	return 0;

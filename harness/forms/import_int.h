@@ -35,7 +35,8 @@ void mbd_imp_printf(struct obuf *b, const char *fmt, ...);
 
 /* One source line, with mail quotes, timestamp and indent cut off. */
 struct line {
-	const char *src;       /* file name */
+	const char *src;       /* file name, escaped for comments */
+	const char *path;      /* file name as given, for errors */
 	unsigned no;
 	char *raw;             /* the line as read (no line end) */
 	const char *s;         /* the payload inside raw */
@@ -64,7 +65,22 @@ struct ictx {
 	bool efi_valid, efi_nomap;
 	uint64_t efi_base, efi_size;
 	char tmp[512];
+	/* the line being imported, and the first value out of range */
+	const struct line *cur;
+	struct mbd_diag *d;
+	bool failed;
 };
+
+/*
+ * Refuse the import: "LOG:LINE: error: msg" for line no of the source of
+ * l (x->cur when l is NULL); the first error is kept. Returns -1.
+ */
+__attribute__((format(printf, 4, 5)))
+int mbd_imp_fail(struct ictx *x, const struct line *l, unsigned no, const char *fmt, ...);
+
+/* A node id token ("-1", "5", "99999"): -1 (NUMA_NO_NODE) to MAX_NUMNODES,
+ * else mbd_imp_fail; *end past it. Returns 0 or -1. */
+int mbd_imp_nid(struct ictx *x, unsigned no, const char *s, int32_t *nid, const char **end);
 
 const char *mbd_imp_skip_ws(const char *s);
 
@@ -73,6 +89,8 @@ bool mbd_imp_starts(const char *s, const char *p);
 /* A hex number with optional 0x; *end past it. */
 bool mbd_imp_hexnum(const char *s, uint64_t *v, const char **end);
 
+/* Decimal digits; a value past 64 bits saturates at UINT64_MAX (and is
+ * then out of every range), it never wraps. */
 bool mbd_imp_decnum(const char *s, uint64_t *v, const char **end);
 
 /* "A<sep>B" with the separator sep (e.g. "-" or ".."), after opening open. */
@@ -93,6 +111,9 @@ uint64_t mbd_imp_range_size(uint64_t a, uint64_t b, enum mbd_import_conv c);
 
 void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag);
 
+/* Write op into b, checked by the .mbt parser itself (a value it would
+ * refuse is refused here, at source line no: 0 for x->cur). */
+void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op, unsigned no);
 void mbd_imp_emit_op(struct ictx *x, const struct mbd_op *op);
 
 void mbd_imp_emit_range(struct ictx *x, uint32_t kind, uint64_t base, uint64_t size);

@@ -81,8 +81,11 @@ bool mbd_imp_decnum(const char *s, uint64_t *v, const char **end)
 	uint64_t x = 0;
 	int n = 0;
 
-	for (; *s >= '0' && *s <= '9'; s++, n++)
-		x = x * 10 + (uint64_t)(*s - '0');
+	for (; *s >= '0' && *s <= '9'; s++, n++) {
+		uint64_t dv = (uint64_t)(*s - '0');
+
+		x = x > (UINT64_MAX - dv) / 10 ? UINT64_MAX : x * 10 + dv;
+	}
 	if (!n)
 		return false;
 	*v = x;

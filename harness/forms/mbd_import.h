@@ -7,12 +7,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mbd_text.h"
+
 enum mbd_import_conv { MBD_CONV_AUTO = 0, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE };
 
 struct mbd_import_src {
-	const char *name;      /* shown in comments */
+	const char *name;      /* shown in comments (escaped there) */
 	const char *buf;
 	size_t len;
+	const char *path;      /* named in errors (NULL: name) */
 };
 
 struct mbd_import_stats {
@@ -32,9 +35,12 @@ struct mbd_import_stats {
 /*
  * Import n logs (read as one boot, in order) into a malloc'd .mbt text in
  * *out. unparsed, if non-NULL, gets one "NAME:LINE: text" line per
- * unrecognised source line. Returns 0, or -1 (out of memory).
+ * unrecognised source line. Every value written is range-checked by the
+ * .mbt parser's own rules at the log line it comes from. Returns 0, -1 (out
+ * of memory) or -2: a value out of range, d (if non-NULL) says where.
  */
 int mbd_import(const struct mbd_import_src *srcs, size_t n, enum mbd_import_conv conv,
-	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed);
+	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed,
+	       struct mbd_diag *d);
 
 #endif

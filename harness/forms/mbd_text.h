@@ -10,9 +10,12 @@
 
 #include "mbd_trace.h"
 
+/* Ops per .mbt trace (docs/mbt-format.md). */
+#define MBD_TEXT_MAX_OPS 10000000u
+
 /* A parse error: where and what was expected. */
 struct mbd_diag {
-	char file[256];
+	const char *file;      /* the caller's name for the input, never cut */
 	unsigned line;         /* 1-based; 0 if not about a line */
 	char msg[320];
 };
@@ -26,6 +29,16 @@ void mbd_diag_print(FILE *out, const struct mbd_diag *d);
  */
 int mbd_text_parse(const char *buf, size_t len, const char *fname,
 		   struct mbd_trace *t, struct mbd_diag *d);
+
+/*
+ * The same for text given to a fuzz target (docs/mbt-format.md): a trace
+ * without expectations (expect lines are checked, then dropped: they judge
+ * the baseline, and could make identical variants "diverge") and with the
+ * binary decoders' cap, MBD_FUZZ_MAX_OPS ops (the lines after the last one
+ * taken are not read).
+ */
+int mbd_text_parse_fuzz(const char *buf, size_t len, const char *fname,
+			struct mbd_trace *t, struct mbd_diag *d);
 
 /* Write t as .mbt text (a config line, then one line per op). */
 int mbd_text_write(FILE *out, const struct mbd_trace *t);

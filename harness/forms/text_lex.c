@@ -13,7 +13,7 @@ int mbd_tx_fail(struct pctx *c, const char *fmt, ...)
 
 	if (!c->d)
 		return -1;
-	snprintf(c->d->file, sizeof(c->d->file), "%s", c->fname);
+	c->d->file = c->fname;
 	c->d->line = c->line;
 	va_start(ap, fmt);
 	vsnprintf(c->d->msg, sizeof(c->d->msg), fmt, ap);

@@ -21,6 +21,7 @@ struct pctx {
 	unsigned line;
 	const char *name;       /* op name, for "expected" forms */
 	struct mbd_diag *d;
+	bool drop_expects;      /* fuzz input: expect lines checked, not kept */
 };
 
 struct tok {

@@ -14,7 +14,6 @@
 #include "text_lex.h"
 
 #define MAX_LINE 4096u          /* bytes per line, without the line end */
-#define MAX_OPS 10000000u       /* ops per trace */
 #define RANGE_FORM "[0xSTART-0xEND] (inclusive) or base=0x... size=0x..."
 #define CONFIG_KEYS "memory.max, reserved.max, resize, slab, bottom_up, mirror, movable, limit"
 
@@ -397,6 +396,8 @@ static int parse_expect(struct pctx *c, struct mbd_trace *t, struct expctx *x)
 		x->head_at[e.type] = t->n_ops;
 		x->next_index[e.type] = 0;
 	}
+	if (c->drop_expects)
+		return 0;
 	if (mbd_trace_push_expect(t, &e))
 		return mbd_tx_fail(c, "out of memory");
 	return 0;
@@ -446,8 +447,8 @@ static int parse_line(struct pctx *c, struct mbd_trace *t, unsigned *config_line
 	op.kind = (uint32_t)kind;
 	if (parse_operands(c, kind, &op) || parse_tail(c, kind))
 		return -1;
-	if (t->n_ops >= MAX_OPS)
-		return mbd_tx_fail(c, "too many ops: at most %u per trace", MAX_OPS);
+	if (t->n_ops >= MBD_TEXT_MAX_OPS)
+		return mbd_tx_fail(c, "too many ops: at most %u per trace", MBD_TEXT_MAX_OPS);
 	mbd_op_normalize(&op);
 	if (mbd_trace_push(t, &op, c->line))
 		return mbd_tx_fail(c, "out of memory");
@@ -470,8 +471,9 @@ static int check_line(struct pctx *c, const char *s, const char *e)
 	return 0;
 }
 
-int mbd_text_parse(const char *buf, size_t len, const char *fname,
-		   struct mbd_trace *t, struct mbd_diag *d)
+/* max_ops: stop reading after that many ops (0: MBD_TEXT_MAX_OPS, then an error). */
+static int parse(const char *buf, size_t len, const char *fname, struct mbd_trace *t,
+		 struct mbd_diag *d, size_t max_ops, bool drop_expects)
 {
 	const char *p = buf, *end = buf + len;
 	unsigned config_line = 0;
@@ -482,10 +484,11 @@ int mbd_text_parse(const char *buf, size_t len, const char *fname,
 	memset(&c, 0, sizeof(c));
 	c.fname = fname ? fname : "<input>";
 	c.d = d;
+	c.drop_expects = drop_expects;
 	if (d)
 		memset(d, 0, sizeof(*d));
 	mbd_trace_clear(t);
-	while (p < end) {
+	while (p < end && !(max_ops && t->n_ops >= max_ops)) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 
@@ -494,8 +497,8 @@ int mbd_text_parse(const char *buf, size_t len, const char *fname,
 			goto err;
 		}
 		c.line++;
-		if (e > p && e[-1] == '\r')
-			e--;    /* CRLF line end */
+		if (nl && e > p && e[-1] == '\r')
+			e--;    /* CRLF line end (a lone CR at the end is an error) */
 		if (check_line(&c, p, e))
 			goto err;
 		while (p < e && mbd_tx_blank(*p))
@@ -512,6 +515,18 @@ int mbd_text_parse(const char *buf, size_t len, const char *fname,
 err:
 	mbd_trace_clear(t);
 	return -1;
+}
+
+int mbd_text_parse(const char *buf, size_t len, const char *fname,
+		   struct mbd_trace *t, struct mbd_diag *d)
+{
+	return parse(buf, len, fname, t, d, 0, false);
+}
+
+int mbd_text_parse_fuzz(const char *buf, size_t len, const char *fname,
+			struct mbd_trace *t, struct mbd_diag *d)
+{
+	return parse(buf, len, fname, t, d, MBD_FUZZ_MAX_OPS, true);
 }
 
 void mbd_diag_print(FILE *out, const struct mbd_diag *d)

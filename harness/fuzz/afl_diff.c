@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fuzz_options.h"
+#include "mbd_input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -87,21 +88,28 @@ static void run_copy(const unsigned char *data, size_t len)
 
 static int run_file(const char *path)
 {
-	static unsigned char buf[MBD_AFL_MAX_INPUT];
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	static unsigned char stdin_buf[MBD_AFL_MAX_INPUT];
+	char why[200];
+	uint8_t *buf;
 	size_t len;
 
-	if (!f) {
-		fprintf(stderr, "afl_diff: cannot open %s: %s\n", path, strerror(errno));
+	if (strcmp(path, "-") == 0) {
+		len = read_fd(0, stdin_buf, sizeof(stdin_buf));
+		run_copy(stdin_buf, len);
+		return 0;
+	}
+	/* the one reader: regular files only, bounded (a FIFO never hangs) */
+	if (mbd_read_file(path, MBD_INPUT_MAX, &buf, &len, why, sizeof(why))) {
+		fprintf(stderr, "afl_diff: %s: cannot read: %s\n", path, why);
 		return -1;
 	}
-	len = read_fd(fileno(f), buf, sizeof(buf));
-	if (len == sizeof(buf))
+	if (len > MBD_AFL_MAX_INPUT) {
 		fprintf(stderr, "afl_diff: %s: only the first %u bytes are used\n",
 			path, MBD_AFL_MAX_INPUT);
-	if (f != stdin)
-		fclose(f);
+		len = MBD_AFL_MAX_INPUT;
+	}
 	run_copy(buf, len);
+	free(buf);
 	return 0;
 }
 
@@ -158,7 +166,7 @@ int main(int argc, char **argv)
 	if (files) {
 		free(args);
 		mbd_fuzz_args_free(env);
-		return failed ? 1 : 0;
+		return failed ? 2 : 0; /* 2: a path could not be run */
 	}
 
 #ifdef __AFL_HAVE_MANUAL_CONTROL

@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == -1)
 		return 0; /* out of memory: the engine's -rss_limit_mb speaks */
 	if (rc != 0) {
-		if (rc != -2 || strcmp(d.file, "input.log") != 0 || d.line == 0 ||
+		if (rc != -2 || !d.file || strcmp(d.file, "input.log") != 0 || d.line == 0 ||
 		    d.line > count_lines(src.buf, src.len) || !d.msg[0])
 			violated("a refusal without the log, a line inside it and a message",
 				 NULL, 0);

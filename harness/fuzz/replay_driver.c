@@ -5,7 +5,9 @@
  * target, the way the engines would. Each input is read into a heap buffer
  * of exactly its size, so ASan reports any read past its end. A divergence
  * aborts like in the fuzzer (this is how crash files are replayed); a clean
- * run prints "Tested N files: Success!".
+ * run prints "Tested N files: Success!" and exits 0; a path that could not
+ * be run (unreadable, not a regular file, a directory without inputs) or
+ * no input at all exits 2 (README "Exit codes").
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -19,13 +21,15 @@
 #include <unistd.h>
 
 #include "fuzz_options.h"
+#include "mbd_input.h"
+#include "mbd_walk.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct run {
 	unsigned long tested;
-	unsigned long failed;  /* unreadable or not a regular file */
+	unsigned long failed;  /* unreadable, not a regular file, no inputs */
 	int verbose;
 };
 
@@ -47,136 +51,43 @@ static void on_abort(int sig)
 	raise(sig);
 }
 
-static int read_exact(const char *path, uint8_t **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	uint8_t *b;
-	size_t n;
-
-	if (!f)
-		return -1;
-	if (fstat(fileno(f), &st) || st.st_size < 0) {
-		fclose(f);
-		return -1;
-	}
-	n = (size_t)st.st_size;
-	/* malloc(0) may return NULL; keep a valid pointer, pass size 0. */
-	b = malloc(n ? n : 1);
-	if (!b) {
-		fclose(f);
-		errno = ENOMEM;
-		return -1;
-	}
-	if (fread(b, 1, n, f) != n || fgetc(f) != EOF) {
-		free(b);
-		fclose(f);
-		errno = EIO; /* short read, or the file changed under us */
-		return -1;
-	}
-	fclose(f);
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
+/* Run one regular file, from a heap copy of exactly its size. */
 static void run_file(struct run *r, const char *path)
 {
-	uint8_t *buf;
+	char why[200];
+	uint8_t *buf, *exact;
 	size_t len;
 
-	if (read_exact(path, &buf, &len)) {
-		fprintf(stderr, "mbdiff-replay: cannot read %s: %s\n", path,
-			strerror(errno));
+	if (mbd_read_file(path, MBD_INPUT_MAX, &buf, &len, why, sizeof(why))) {
+		fprintf(stderr, "mbdiff-replay: %s: cannot read: %s\n", path, why);
 		r->failed++;
 		return;
 	}
+	/* the reader adds a NUL; the target must not see it (ASan) */
+	exact = malloc(len ? len : 1);
+	if (!exact) {
+		free(buf);
+		fputs("mbdiff-replay: out of memory\n", stderr);
+		exit(3);
+	}
+	memcpy(exact, buf, len);
+	free(buf);
 	if (r->verbose)
 		fprintf(stderr, "Running: %s\n", path);
 	current = path;
 	current_len = strlen(path);
-	LLVMFuzzerTestOneInput(buf, len);
+	LLVMFuzzerTestOneInput(exact, len);
 	current = NULL;
-	free(buf);
+	free(exact);
 	r->tested++;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void run_path(struct run *r, const char *path);
-
-static void run_dir(struct run *r, const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-
-	if (!d) {
-		fprintf(stderr, "mbdiff-replay: cannot open %s: %s\n", path,
-			strerror(errno));
-		r->failed++;
-		return;
-	}
-	while ((e = readdir(d))) {
-		size_t len = strlen(path) + strlen(e->d_name) + 2;
-		char *full;
-
-		/* ".", "..", and hidden files (.gitkeep, editor state) */
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			char **nn = realloc(names, (cap ? 2 * cap : 64) * sizeof(*nn));
-
-			if (!nn)
-				break;
-			names = nn;
-			cap = cap ? 2 * cap : 64;
-		}
-		full = malloc(len);
-		if (!full)
-			break;
-		snprintf(full, len, "%s/%s", path, e->d_name);
-		names[n++] = full;
-	}
-	closedir(d);
-	if (e) {
-		fprintf(stderr, "mbdiff-replay: out of memory listing %s\n", path);
-		r->failed++;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
-	for (size_t i = 0; i < n; i++) {
-		run_path(r, names[i]);
-		free(names[i]);
-	}
-	free(names);
-}
-
-static void run_path(struct run *r, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st)) {
-		fprintf(stderr, "mbdiff-replay: %s: %s\n", path, strerror(errno));
-		r->failed++;
-	} else if (S_ISDIR(st.st_mode)) {
-		run_dir(r, path);
-	} else if (S_ISREG(st.st_mode)) {
-		run_file(r, path);
-	} else {
-		fprintf(stderr, "mbdiff-replay: %s: not a regular file\n", path);
-		r->failed++;
-	}
 }
 
 int main(int argc, char **argv)
 {
 	struct mbd_fuzz_opts o;
 	struct run r = { 0, 0, 0 };
+	struct mbd_paths files = { 0 };
+	const char **args;
 	int inputs = 0;
 
 	/* Same options as the fuzzer: parsed (and checked) by the target. */
@@ -186,6 +97,11 @@ int main(int argc, char **argv)
 	r.verbose = o.runner.verbose;
 	signal(SIGABRT, on_abort);
 
+	args = calloc((size_t)argc, sizeof(*args));
+	if (!args) {
+		fputs("mbdiff-replay: out of memory\n", stderr);
+		return 3;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -196,18 +112,26 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mbdiff-replay: ignoring flag %s\n", a);
 			continue;
 		}
-		inputs++;
-		run_path(&r, a);
+		args[inputs++] = a;
 	}
 	if (!inputs) {
+		free(args);
 		fprintf(stderr, "usage: %s [--options] FILE|DIR...\n", argv[0]);
 		mbd_fuzz_usage(stderr, argv[0]);
 		return 2;
 	}
+	/* the same walk as `mbdiff replay`: loops end, FIFOs are skipped,
+	 * a directory without inputs is an error */
+	r.failed = (unsigned long)mbd_walk(args, (size_t)inputs, &files, "mbdiff-replay", stderr);
+	free(args);
+	for (size_t k = 0; k < files.n; k++)
+		run_file(&r, files.v[k]);
+	mbd_paths_free(&files);
+	/* "Success!" only when every path named was run */
 	fprintf(stderr, "Tested %lu files: %s\n", r.tested,
-		r.failed ? "Failure!" : "Success!");
+		r.failed || !r.tested ? "Failure!" : "Success!");
 	if (r.failed)
 		fprintf(stderr, "mbdiff-replay: %lu paths could not be run\n",
 			r.failed);
-	return r.failed ? 1 : 0;
+	return r.failed || !r.tested ? 2 : 0;
 }

@@ -19,12 +19,12 @@
 static int imp(const char *log, enum mbd_import_conv conv, struct mbd_trace *t,
 	       struct mbd_import_stats *st, char **text)
 {
-	struct mbd_import_src s = { "t.log", log, strlen(log) };
+	struct mbd_import_src s = { "t.log", log, strlen(log), NULL };
 	struct mbd_diag d;
 	size_t len;
 	char *out;
 
-	if (mbd_import(&s, 1, conv, &out, &len, st, NULL))
+	if (mbd_import(&s, 1, conv, &out, &len, st, NULL, &d))
 		return -1;
 	if (mbd_text_parse(out, len, "t.mbt", t, &d)) {
 		mbd_diag_print(stderr, &d);
@@ -130,10 +130,92 @@ static void test_flags_and_allocs(void)
 	mbd_trace_free(&t);
 }
 
+/* A value the trace cannot hold: refused at its log line, never wrapped. */
+static void check_refused(const char *log, unsigned line, const char *msg)
+{
+	struct mbd_import_src s = { "t.log", log, strlen(log), "dir/t.log" };
+	struct mbd_import_stats st;
+	struct mbd_diag d;
+	char *out = NULL;
+	size_t len;
+	int rc = mbd_import(&s, 1, MBD_CONV_AUTO, &out, &len, &st, NULL, &d);
+
+	MBD_CHECK_EQ_U64(rc, (uint64_t)-2);
+	if (rc == -2) {
+		MBD_CHECK_STR(d.file, "dir/t.log");
+		MBD_CHECK_EQ_U64(d.line, line);
+		if (!strstr(d.msg, msg))
+			fprintf(stderr, "expected \"%s\" in \"%s\"\n", msg, d.msg);
+		MBD_CHECK(strstr(d.msg, msg) != NULL);
+	}
+	free(out);
+}
+
+static void test_values_range_checked(void)
+{
+	struct mbd_import_stats st;
+	struct mbd_trace t;
+	char *text = NULL;
+
+	check_refused("memblock_add_node: [0x1000-0x1fff] nid=100 flags=0x0 x\n", 1, "nid 100 out of range");
+	check_refused("# h\nmemblock_add_node: [0x1000-0x1fff] nid=-5 flags=0x0 x\n", 2, "nid -5 out");
+	check_refused("memblock_add_node: [0x1000-0x1fff] nid=4294967295 flags=0x0 x\n", 1,
+		      "nid 4294967295 out of range");
+	check_refused("memblock_add_node: [0x1000-0x1fff] nid=1 flags=0x100000000 x\n", 1, "flags");
+	check_refused("memblock_add: [0x1000-0x1fff] x\n"
+		      "memblock: memory is doubled to 99999999999999999999 at [0x1-0x2]\n", 2,
+		      "does not fit in 64 bits");
+	check_refused("memblock_add: [0x1000-0x1fff] x\n"
+		      "memblock: memory is doubled to 0 at [0x1-0x2]\n", 2, "array size 0 out of range");
+	check_refused("memblock_add: [0x1000-0x1fff] x\nMEMBLOCK configuration:\n"
+		      " memory.cnt  = 0x1\n"
+		      " memory[0x0]\t[0x1000-0x1fff], 0x1000 bytes on node 77 flags: 0x0\n", 4,
+		      "nid 77 out of range");
+	check_refused("node   99: [mem 0x0000000000001000-0x0000000000001fff]\n", 1, "nid 99 out");
+	/* nid=- in the caller symbol is not the node's sign */
+	mbd_trace_init(&t);
+	MBD_CHECK(imp("memblock_add_node: [0x1000-0x1fff] nid=1 flags=0x0 f_nid=-x+0x1\n",
+		      MBD_CONV_AUTO, &t, &st, NULL) == 0);
+	MBD_CHECK(t.n_ops == 1 && t.ops[0].nid == 1);
+	/* a dump longer than any fixed table keeps every region */
+	{
+		size_t cap = 3000 * 90 + 200, n = 0;
+		char *log = malloc(cap);
+
+		MBD_CHECK(log != NULL);
+		if (log) {
+			n += (size_t)snprintf(log + n, cap - n, "memblock_add: [0x0-0xfff] x\n"
+					      "MEMBLOCK configuration:\n memory.cnt  = 0xbb8\n");
+			for (unsigned i = 0; i < 3000; i++)
+				n += (size_t)snprintf(log + n, cap - n, " memory[0x%x]\t[0x%x-0x%x], "
+						      "0x1000 bytes flags: 0x0\n", i, i * 0x2000u,
+						      i * 0x2000u + 0xfffu);
+			MBD_CHECK(imp(log, MBD_CONV_AUTO, &t, &st, &text) == 0);
+			MBD_CHECK_EQ_U64(t.n_expects, 3001);
+			free(text);
+			free(log);
+		}
+	}
+	/* odd names stay inside their comment line */
+	{
+		const char *log = "memblock_add: [0x1000-0x1fff] x\n";
+		struct mbd_import_src s = { "a\nb\xc3\xa9*/.log", log, strlen(log), NULL };
+		struct mbd_diag d;
+		char *out = NULL;
+		size_t len;
+
+		MBD_CHECK(mbd_import(&s, 1, MBD_CONV_AUTO, &out, &len, &st, NULL, &d) == 0);
+		MBD_CHECK(out && mbd_text_parse(out, len, "n.mbt", &t, &d) == 0);
+		MBD_CHECK(out && strstr(out, "a\\x0ab\\xc3\\xa9*\\x2f.log") != NULL);
+		free(out);
+	}
+	mbd_trace_free(&t);
+}
+
 static void test_unparsed_listed(void)
 {
 	const char *log = "memblock_add: [0x1000-0x1fff]\nfoo bar\nmemblock_add: [0x1000-garbage]\n";
-	struct mbd_import_src s = { "u.log", log, strlen(log) };
+	struct mbd_import_src s = { "u.log", log, strlen(log), NULL };
 	struct mbd_import_stats st;
 	char *out = NULL, *list = NULL;
 	size_t len, llen;
@@ -142,7 +224,7 @@ static void test_unparsed_listed(void)
 	MBD_CHECK(f != NULL);
 	if (!f)
 		return;
-	MBD_CHECK(mbd_import(&s, 1, MBD_CONV_AUTO, &out, &len, &st, f) == 0);
+	MBD_CHECK(mbd_import(&s, 1, MBD_CONV_AUTO, &out, &len, &st, f, NULL) == 0);
 	fclose(f);
 	MBD_CHECK_EQ_U64(st.unparsed, 2);
 	MBD_CHECK(list && strstr(list, "u.log:2: foo bar\n") && strstr(list, "u.log:3: memblock_add"));
@@ -382,6 +464,7 @@ int main(void)
 	test_conventions();
 	test_flags_and_allocs();
 	test_unparsed_listed();
+	test_values_range_checked();
 	test_e820();
 	test_of_and_nodes();
 	test_dumps();

@@ -16,6 +16,7 @@
 
 #include "mbd_test.h"
 #include "mbd_input.h"
+#include "mbd_output.h"
 #include "mbd_text.h"
 
 #define U64MAX UINT64_MAX
@@ -489,7 +490,7 @@ static void test_parse_misc(void)
 		"# c\r\n"
 		"memblock_add: [0x1000-0x1fff]\r\n"
 		"memblock_remove: [0x1000-0x17ff] foo+0x1/0x2\r\n"
-		"memblock_allow_resize\r";
+		"memblock_allow_resize\r\n";
 	static const char cfg_text[] =
 		"\n  # leading blank line and comment\n"
 		"\tconfig limit=4096 movable=1 reserved.max=0x10\t\n";
@@ -702,6 +703,64 @@ static void test_bad_inputs(void)
 	}
 }
 
+/* Fuzz-input text: expectations dropped, 64 ops at most, the rest unread. */
+static void test_fuzz_text(void)
+{
+	static const char with_expect[] =
+		"memblock_add: [0x0-0xfff]\nexpect memory cnt=2\nexpect reserved max=7\n";
+	char *s = malloc(100 * 40 + 64), *name = malloc(3001);
+	struct mbd_trace t;
+	struct mbd_diag d;
+	size_t len = 0;
+	FILE *f;
+	char *out = NULL;
+	size_t out_len = 0;
+
+	mbd_trace_init(&t);
+	MBD_CHECK(mbd_text_parse(with_expect, sizeof(with_expect) - 1, "e.mbt", &t, &d) == 0);
+	MBD_CHECK_EQ_U64(t.n_expects, 2);
+	MBD_CHECK(mbd_text_parse_fuzz(with_expect, sizeof(with_expect) - 1, "e", &t, &d) == 0);
+	MBD_CHECK_EQ_U64(t.n_expects, 0);
+	MBD_CHECK_EQ_U64(t.n_ops, 1);
+	/* a bad expect is still a bad input */
+	MBD_CHECK(mbd_text_parse_fuzz("memblock_add: [0x0-0xfff]\nexpect memory cnt=x\n", 45,
+				      "e", &t, &d) == -1);
+	MBD_CHECK_EQ_U64(d.line, 2);
+	if (!s || !name) {
+		MBD_CHECK(!"out of memory");
+		free(s);
+		free(name);
+		return;
+	}
+	for (int i = 0; i < 100; i++)
+		len += (size_t)sprintf(s + len, "memblock_reserve: [0x%x-0x%x]\n", i * 0x2000,
+				       i * 0x2000 + 0xfff);
+	len += (size_t)sprintf(s + len, "not a trace line\n");
+	MBD_CHECK(mbd_text_parse_fuzz(s, len, "many", &t, &d) == 0);
+	MBD_CHECK_EQ_U64(t.n_ops, MBD_FUZZ_MAX_OPS);
+	MBD_CHECK(mbd_text_parse(s, len, "many.mbt", &t, &d) == -1);
+	MBD_CHECK_EQ_U64(d.line, 101);
+	/* a lone CR at the very end is an error (a CRLF is not) */
+	MBD_CHECK(mbd_text_parse("memblock_add: [0x0-0xfff]\r\nslab_available\r", 42, "cr.mbt",
+				 &t, &d) == -1);
+	MBD_CHECK_EQ_U64(d.line, 2);
+	MBD_CHECK(strstr(d.msg, "byte 0x0d") != NULL);
+	/* the file name is never cut in a diagnostic */
+	memset(name, 'n', 3000);
+	name[3000] = '\0';
+	MBD_CHECK(mbd_text_parse("bogus\n", 6, name, &t, &d) == -1);
+	f = open_memstream(&out, &out_len);
+	if (f) {
+		mbd_diag_print(f, &d);
+		fclose(f);
+		MBD_CHECK(out_len > 3000 && strncmp(out, name, 3000) == 0 && out[3000] == ':');
+		free(out);
+	}
+	mbd_trace_free(&t);
+	free(s);
+	free(name);
+}
+
 static void test_diag_print(void)
 {
 	struct mbd_diag d;
@@ -713,7 +772,7 @@ static void test_diag_print(void)
 	if (!f)
 		return;
 	memset(&d, 0, sizeof(d));
-	strcpy(d.file, "trace.mbt");
+	d.file = "trace.mbt";
 	d.line = 7;
 	strcpy(d.msg, "bad thing");
 	mbd_diag_print(f, &d);
@@ -815,7 +874,7 @@ static void test_load(void)
 	static const char padded[] = "  \r\n\n\tmemblock_reserve: [0x0-0xfff]\n";
 	struct mbd_trace t;
 	struct mbd_diag d;
-	char p[512];
+	char p[512], why[200];
 	uint8_t *buf;
 	size_t len;
 
@@ -884,80 +943,121 @@ static void test_load(void)
 	MBD_CHECK(mbd_load_file(tmpdir, MBD_DECODER_STRUCTURED, &t, &d) == -1);
 	MBD_CHECK(strstr(d.msg, strerror(EISDIR)) != NULL);
 
-	/* mbd_read_file: exact bytes, errno on failure. */
+	/* mbd_read_file: exact bytes; a reason on failure, nothing read. */
 	path_in(p, sizeof(p), "binary.bin");
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
 	MBD_CHECK(len == sizeof(binary) && memcmp(buf, binary, len) == 0);
 	free(buf);
+	/* over the bound: refused, whatever the content */
+	MBD_CHECK(mbd_read_file(p, sizeof(binary) - 1, &buf, &len, why, sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "too large") != NULL && buf == NULL);
 	path_in(p, sizeof(p), "empty");
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
 	MBD_CHECK_EQ_U64(len, 0);
 	free(buf);
-	errno = 0;
-	MBD_CHECK(mbd_read_file(tmpdir, &buf, &len) == -1);
-	MBD_CHECK_EQ_U64(errno, EISDIR);
+	MBD_CHECK(mbd_read_file(tmpdir, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == -1);
+	MBD_CHECK_STR(why, strerror(EISDIR));
 	path_in(p, sizeof(p), "nope");
-	errno = 0;
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == -1);
-	MBD_CHECK_EQ_U64(errno, ENOENT);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == -1);
+	MBD_CHECK_STR(why, strerror(ENOENT));
+	/* a FIFO (no writer: opening it would wait forever), a device, a
+	 * /proc file with no size: refused at once */
+	path_in(p, sizeof(p), "fifo");
+	MBD_CHECK(mkfifo(p, 0600) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "a FIFO") != NULL);
+	MBD_CHECK(mbd_load_file(p, MBD_DECODER_STRUCTURED, &t, &d) == -1);
+	MBD_CHECK(strstr(d.msg, "cannot read: a FIFO") != NULL);
+	MBD_CHECK(unlink(p) == 0);
+	MBD_CHECK(mbd_read_file("/dev/zero", MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "character device") != NULL);
+	MBD_CHECK(mbd_read_file("/proc/self/status", MBD_INPUT_MAX, &buf, &len, why,
+				sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "/proc") != NULL);
 	mbd_trace_free(&t);
 }
 
 static void test_write_atomic(void)
 {
-	char dir[512], p[600], sub[600];
+	char dir[512], p[600], sub[600], link[600], why[200];
 	uint8_t *buf;
 	size_t len;
 	struct stat st;
 	char big[100000];
+	mode_t mask = umask(022);
 
 	path_in(dir, sizeof(dir), "out");
 	MBD_CHECK(mkdir(dir, 0755) == 0);
 	snprintf(p, sizeof(p), "%s/result.mbt", dir);
 
 	/* New file. */
-	MBD_CHECK(mbd_write_file_atomic(p, "first\n", 6) == 0);
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == 0);
+	MBD_CHECK(mbd_output_write(p, "first\n", 6, why, sizeof(why)) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
 	MBD_CHECK(len == 6 && memcmp(buf, "first\n", 6) == 0);
 	free(buf);
 	MBD_CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
 	/* Replace, shorter and then much longer; the mode is kept. */
 	MBD_CHECK(chmod(p, 0640) == 0);
-	MBD_CHECK(mbd_write_file_atomic(p, "2", 1) == 0);
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == 0);
+	MBD_CHECK(mbd_output_write(p, "2", 1, why, sizeof(why)) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
 	MBD_CHECK(len == 1 && buf[0] == '2');
 	free(buf);
 	MBD_CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0640);
 	for (size_t i = 0; i < sizeof(big); i++)
 		big[i] = (char)(i * 7);
-	MBD_CHECK(mbd_write_file_atomic(p, big, sizeof(big)) == 0);
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == 0);
+	MBD_CHECK(mbd_output_write(p, big, sizeof(big), why, sizeof(why)) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
 	MBD_CHECK(len == sizeof(big) && memcmp(buf, big, len) == 0);
 	free(buf);
-	MBD_CHECK(mbd_write_file_atomic(p, "", 0) == 0);
-	MBD_CHECK(mbd_read_file(p, &buf, &len) == 0);
+	MBD_CHECK(mbd_output_write(p, "", 0, why, sizeof(why)) == 0);
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
 	MBD_CHECK_EQ_U64(len, 0);
 	free(buf);
 	MBD_CHECK_EQ_U64(count_entries(dir, ""), 1);
-	MBD_CHECK_EQ_U64(count_entries(dir, ".tmp."), 0);
+	MBD_CHECK_EQ_U64(count_entries(dir, ".mbdiff-out."), 0);
 
-	/* Failure at rename (target is a non-empty directory): no temp left. */
+	/* A symlink is written through: the link stays, its target changes. */
+	snprintf(link, sizeof(link), "%s/link.mbt", dir);
+	MBD_CHECK(symlink("result.mbt", link) == 0);
+	MBD_CHECK(mbd_output_write(link, "via", 3, why, sizeof(why)) == 0);
+	MBD_CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	MBD_CHECK(mbd_read_file(p, MBD_INPUT_MAX, &buf, &len, why, sizeof(why)) == 0);
+	MBD_CHECK(len == 3 && memcmp(buf, "via", 3) == 0);
+	free(buf);
+	/* ... and naming the input is refused, through the link too */
+	MBD_CHECK(mbd_output_check(link, (const char *const[]){ p }, 1, why, sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "is the input") != NULL);
+	MBD_CHECK(mbd_output_check(link, (const char *const[]){ dir }, 1, why, sizeof(why)) == 0);
+	MBD_CHECK(unlink(link) == 0);
+	/* A device is written in place, never replaced. */
+	MBD_CHECK(mbd_output_write("/dev/null", "x", 1, why, sizeof(why)) == 0);
+	MBD_CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+	/* A FIFO nobody reads: an error at once, the FIFO kept. */
+	snprintf(sub, sizeof(sub), "%s/fifo", dir);
+	MBD_CHECK(mkfifo(sub, 0600) == 0);
+	MBD_CHECK(mbd_output_write(sub, "x", 1, why, sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "FIFO") != NULL);
+	MBD_CHECK(lstat(sub, &st) == 0 && S_ISFIFO(st.st_mode));
+	MBD_CHECK(unlink(sub) == 0);
+
+	/* A directory is refused, its content untouched: no temp left. */
 	snprintf(sub, sizeof(sub), "%s/target", dir);
 	MBD_CHECK(mkdir(sub, 0755) == 0);
 	snprintf(p, sizeof(p), "%s/target/keep", dir);
-	MBD_CHECK(mbd_write_file_atomic(p, "k", 1) == 0);
-	errno = 0;
-	MBD_CHECK(mbd_write_file_atomic(sub, "x", 1) == -1);
-	MBD_CHECK(errno != 0);
-	MBD_CHECK_EQ_U64(count_entries(dir, ".tmp."), 0);
+	MBD_CHECK(mbd_output_write(p, "k", 1, why, sizeof(why)) == 0);
+	MBD_CHECK(mbd_output_check(sub, NULL, 0, why, sizeof(why)) == -1);
+	MBD_CHECK(mbd_output_write(sub, "x", 1, why, sizeof(why)) == -1);
+	MBD_CHECK(strstr(why, "a directory") != NULL);
+	MBD_CHECK_EQ_U64(count_entries(dir, ".mbdiff-out."), 0);
 	MBD_CHECK_EQ_U64(count_entries(dir, ""), 2);
 	MBD_CHECK_EQ_U64(count_entries(sub, ""), 1);
-	/* Failure at mkstemp (no such directory). */
+	/* No such directory: refused by the check already. */
 	snprintf(p, sizeof(p), "%s/missing/x.mbt", dir);
-	errno = 0;
-	MBD_CHECK(mbd_write_file_atomic(p, "x", 1) == -1);
-	MBD_CHECK_EQ_U64(errno, ENOENT);
-	MBD_CHECK_EQ_U64(count_entries(dir, ".tmp."), 0);
+	MBD_CHECK(mbd_output_check(p, NULL, 0, why, sizeof(why)) == -1);
+	MBD_CHECK(mbd_output_write(p, "x", 1, why, sizeof(why)) == -1);
+	MBD_CHECK_STR(why, "no such directory");
+	MBD_CHECK_EQ_U64(count_entries(dir, ".mbdiff-out."), 0);
+	umask(mask);
 }
 
 /* Remove the temporary directory tree (two levels are all we create). */
@@ -993,6 +1093,7 @@ int main(void)
 	test_parse_misc();
 	test_bad_inputs();
 	test_diag_print();
+	test_fuzz_text();
 	MBD_CHECK(mkdtemp(tmpdir) != NULL);
 	test_load();
 	test_write_atomic();

@@ -15,26 +15,13 @@
 #   - fidelity.sh with a variant this build lacks exits 2 (bad input), not
 #     1 (which means "they differ").
 set -u
-# ok() never fails, so "test && ok || bad" is an if-then-else here.
-# shellcheck disable=SC2015
+# shellcheck source=tests/lib/check_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/check_lib.sh"
+# shellcheck disable=SC2015 # "test && ok || bad" is an if-then-else here
 
 src=${1:?SRC_DIR}
-mbdiff=${2:?MBDIFF}
-work=${3:-}
-if [[ -z $work ]]; then
-	work=$(mktemp -d "${TMPDIR:-/tmp}/mbd-scripts.XXXXXX")
-	trap 'rm -rf -- "$work"' EXIT
-fi
-rm -rf -- "$work"
-mkdir -p -- "$work"
+check_init scripts-hostile "${2:?MBDIFF}" "${3:-}"
 export MBDIFF=$mbdiff
-
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-bad() {
-	echo "FAIL $*" >&2
-	failed=$((failed + 1))
-}
 
 # ---- option values ----
 n_opts=0
@@ -143,5 +130,5 @@ rc=$?
 [[ $rc -eq 2 ]] && ok || bad "fidelity.sh with an unregistered variant exited $rc, expected 2"
 grep -q 'kernel:no-such-tree is not in' "$work/fid.log" && ok || bad "fidelity.sh: $(cat "$work/fid.log")"
 
-echo "$passed passed, $failed failed ($n_opts value options)"
-((failed == 0))
+echo "($n_opts value options)"
+check_done
