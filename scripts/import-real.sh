@@ -43,16 +43,16 @@ shopt -s nullglob
 for log in "$logs"/*.txt; do
 	name=$(basename "$log" .txt)
 	[[ $name == README ]] && continue
-	if ! "$mbdiff" import "$log" -o "$tmp/$name.body" 2>"$tmp/$name.err"; then
+	if ! "$mbdiff" import "$log" -o "$tmp/$name.body.mbt" 2>"$tmp/$name.err"; then
 		echo "import-real.sh: $name: $(tail -n 1 "$tmp/$name.err")" >&2
 		changed=1
 		continue
 	fi
-	res=$("$mbdiff" replay --variants reference,reference-twin "$tmp/$name.body" 2>&1 |
+	res=$("$mbdiff" replay --variants reference,reference-twin "$tmp/$name.body.mbt" 2>&1 |
 		grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1) || true
 	{
 		echo "# real-result: ${res:-ok}"
-		cat "$tmp/$name.body"
+		cat "$tmp/$name.body.mbt"
 	} >"$tmp/$name.mbt"
 	n=$((n + 1))
 	if ((check)); then

@@ -84,7 +84,7 @@ static int classify(const char *path, enum how *how, char **target, char *why, s
 		is_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 		free(dir);
 		if (!is_dir)
-			return why_set(why, n, "no such directory");
+			return why_set(why, n, "%s (its directory)", strerror(ENOENT));
 		*how = NEW;
 		*target = strdup(path);
 		return *target ? 0 : why_set(why, n, "out of memory");

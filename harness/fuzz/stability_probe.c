@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mbd_input.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -93,27 +95,19 @@ static size_t n_inputs, cap_inputs;
 
 static int add_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
 	struct input in = { 0 };
-	long n;
+	char why[200];
 
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fprintf(stderr, "stability_probe: cannot read %s\n", path);
-		if (f)
-			fclose(f);
+	/* the one bounded reader: FIFOs and devices are refused, not read */
+	if (mbd_read_file(path, MBD_INPUT_MAX, &in.data, &in.len, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stability_probe: %s: cannot read: %s\n", path, why);
 		return -1;
 	}
-	in.len = (size_t)n;
-	in.data = malloc(in.len ? in.len : 1);
 	in.path = strdup(path);
-	if (!in.data || !in.path || fread(in.data, 1, in.len, f) != in.len) {
-		fprintf(stderr, "stability_probe: cannot read %s\n", path);
-		fclose(f);
+	if (!in.path) {
 		free(in.data);
-		free(in.path);
 		return -1;
 	}
-	fclose(f);
 	if (n_inputs == cap_inputs) {
 		size_t c = cap_inputs ? cap_inputs * 2 : 64;
 		struct input *p = realloc(inputs, c * sizeof(*p));

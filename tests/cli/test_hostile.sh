@@ -164,6 +164,11 @@ grep -q '^replayed 1 inputs' out.txt && ok || bad "the loop dir replayed $(tail 
 expect 0 "mbdiff bench of a symlink loop" "$mbdiff" bench --reps 1 --variants reference loop
 expect 0 "mbdiff-replay of a symlink loop" "$replay" --variants=reference,reference-twin loop
 grep -q 'Tested 1 files' err.txt && ok || bad "mbdiff-replay of the loop: $(tail -n 2 err.txt)"
+# directories nested deeper than the walk goes: an error, not a crash
+deep=deep$(printf '/d%.0s' $(seq 40))
+mkdir -p "$deep" && cp "$good" "$deep/a.mbt"
+expect 2 "mbdiff replay of 40 nested directories" "$mbdiff" replay deep
+said 'nested too deep' "mbdiff replay of 40 nested directories"
 mkdir -p empty/.hidden
 expect 2 "mbdiff replay of an empty dir" "$mbdiff" replay empty
 said 'no inputs' "mbdiff replay of an empty dir"
@@ -223,6 +228,14 @@ imp nid-huge 1 'nid' 'memblock_add_node: [0x1000-0x1fff] nid=9999999999999999999
 imp doubled-huge 2 'does not fit|out of range' 'memblock_add: [0x1000-0x1fff] x\nmemblock: reserved is doubled to 99999999999999999999 at [0x1-0x2]\n'
 imp node-77 3 'nid 77' 'memblock_add: [0x1000-0x1fff] x\nMEMBLOCK configuration:\n memory[0x0]\t[0x0000000000001000-0x0000000000001fff], 0x0000000000001000 bytes on node 77 flags: 0x0\n'
 imp flags-huge 1 'flags' 'memblock_add_node: [0x1000-0x1fff] nid=1 flags=0x100000000 x\n'
+# NUL bytes, a 100000-byte line and CRs in a log: imported, never parsed wrong
+{
+	printf 'memblock_add: [0x1000-0x1fff] a\0b\r\n'
+	printf '%*s\n' 100000 '' | tr ' ' x
+	printf 'memblock_reserve: [0x1000-0x17ff] x\r'
+} >nul.log
+expect 0 "import of NULs, a long line, CRs" "$mbdiff" import nul.log -o nul.mbt
+expect 0 "replay of that import" "$mbdiff" replay --variants reference,reference-twin nul.mbt
 # "nid=-" in the caller symbol does not flip the node's sign
 printf 'memblock_add_node: [0x1000-0x1fff] nid=1 flags=0x0 foo_nid=-x+0x1\n' >sign.log
 expect 0 "import, nid=- in the caller" "$mbdiff" import sign.log -o sign.mbt

@@ -1055,7 +1055,7 @@ static void test_write_atomic(void)
 	snprintf(p, sizeof(p), "%s/missing/x.mbt", dir);
 	MBD_CHECK(mbd_output_check(p, NULL, 0, why, sizeof(why)) == -1);
 	MBD_CHECK(mbd_output_write(p, "x", 1, why, sizeof(why)) == -1);
-	MBD_CHECK_STR(why, "no such directory");
+	MBD_CHECK(strstr(why, strerror(ENOENT)) != NULL);
 	MBD_CHECK_EQ_U64(count_entries(dir, ".mbdiff-out."), 0);
 	umask(mask);
 }

@@ -199,7 +199,7 @@ options)
 	expect 0 "^Tested 1 files: Success!" --variants=reference,reference-twin "$work/empty"
 	expect 0 "fuzz target reference~reference-twin, decoder naive, oracle off, min-class coverage" \
 		--variants=reference,reference-twin --decoder=naive --no-oracle --min-class=coverage "$work/empty"
-	expect 1 "^Tested 0 files: Failure!" --variants=reference,reference-twin "$work/missing"
+	expect 2 "^Tested 0 files: Failure!" --variants=reference,reference-twin "$work/missing"
 	finish
 	;;
 *)
