@@ -17,7 +17,6 @@
  * Exit status: 0 when every input's coverage repeats exactly, 1 otherwise.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "mbd_input.h"
+#include "mbd_walk.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -121,53 +121,6 @@ static int add_file(const char *path)
 	return 0;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int add_path(const char *path)
-{
-	struct stat st;
-	struct dirent *e;
-	DIR *d;
-	char **names = NULL;
-	size_t n = 0;
-	int rc = 0;
-
-	if (stat(path, &st))
-		return add_file(path);
-	if (!S_ISDIR(st.st_mode))
-		return add_file(path);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-		char **p;
-
-		if (e->d_name[0] == '.' || (l > 3 && strcmp(e->d_name + l - 3, ".md") == 0))
-			continue;
-		p = realloc(names, (n + 1) * sizeof(*names));
-		if (!p)
-			break;
-		names = p;
-		names[n] = malloc(strlen(path) + l + 2);
-		if (!names[n])
-			break;
-		sprintf(names[n++], "%s/%s", path, e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_name);
-	for (size_t i = 0; i < n; i++) {
-		rc |= add_path(names[i]);
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
 /* ---- the probe ---- */
 
 static void run(const struct input *in, uint8_t *map)
@@ -181,6 +134,9 @@ static void run(const struct input *in, uint8_t *map)
 int main(int argc, char **argv)
 {
 	char **targs = calloc((size_t)argc + 1, sizeof(*targs));
+	const char **paths = calloc((size_t)argc + 1, sizeof(*paths));
+	struct mbd_paths files = { 0 };
+	size_t n_paths = 0;
 	uint8_t *m1, *m2;
 	uint32_t *seen;
 	int n_targs = 0;
@@ -188,7 +144,7 @@ int main(int argc, char **argv)
 	int warm = 0;
 	uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-	if (!targs)
+	if (!targs || !paths)
 		return 2;
 	targs[n_targs++] = argv[0];
 	for (int i = 1; i < argc; i++) {
@@ -198,9 +154,17 @@ int main(int argc, char **argv)
 			warm = 1;
 		else if (strncmp(argv[i], "--", 2) == 0)
 			targs[n_targs++] = argv[i];
-		else if (add_path(argv[i]))
-			return 2;
+		else
+			paths[n_paths++] = argv[i];
 	}
+	/* the walk of mbdiff replay: loops end, FIFOs and devices skipped */
+	if (mbd_walk(paths, n_paths, &files, "stability_probe", stderr))
+		return 2;
+	for (size_t k = 0; k < files.n; k++)
+		if (add_file(files.v[k]))
+			return 2;
+	mbd_paths_free(&files);
+	free(paths);
 	if (!n_inputs) {
 		fputs("usage: stability_probe [--others=K] [--option=...] FILE|DIR...\n", stderr);
 		return 2;
