@@ -18,7 +18,7 @@ struct dump {
 static bool dump_line(struct ictx *x, struct dump *d, const struct line *l)
 {
 	const char *s = l->s;
-	const char *p;
+	const char *p, *q;
 	uint64_t v, a, b, sz;
 	int t;
 
@@ -43,9 +43,14 @@ static bool dump_line(struct ictx *x, struct dump *d, const struct line *l)
 		d->have_cnt[t] = true;
 		return true;
 	}
-	if (!mbd_imp_pair(p, "[", "]", &v, &v, &p) && !(mbd_imp_starts(p, "[0x") && strchr(p, ']')))
+	/* "[0xN]" then the range; the ']' is searched from the '[' (a parsed
+	 * "[A]B" leaves p past B, where there may be no ']' at all) */
+	if (!mbd_imp_starts(p, "[0x") && !mbd_imp_pair(p, "[", "]", &v, &v, &q))
 		return false;
-	p = strchr(p, ']') + 1;
+	q = strchr(p, ']');
+	if (!q)
+		return false;
+	p = q + 1;
 	p = mbd_imp_skip_ws(p);
 	if (!mbd_imp_pair(p, "[", "-", &a, &b, &p) || *p != ']')
 		return false;
@@ -72,7 +77,6 @@ static bool dump_line(struct ictx *x, struct dump *d, const struct line *l)
 	}
 	{
 		struct mbd_expect *e = &d->reg[d->n++];
-		const char *q;
 
 		memset(e, 0, sizeof(*e));
 		e->what = MBD_EXPECT_REGION;

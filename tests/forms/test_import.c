@@ -172,6 +172,12 @@ static void test_values_range_checked(void)
 		      " memory[0x0]\t[0x1000-0x1fff], 0x1000 bytes on node 77 flags: 0x0\n", 4,
 		      "nid 77 out of range");
 	check_refused("node   99: [mem 0x0000000000001000-0x0000000000001fff]\n", 1, "nid 99 out");
+	/* fuzz_import's first find: "[0xN]B" with no ']' after B read past
+	 * a NULL; now the line is just not part of the dump */
+	mbd_trace_init(&t);
+	MBD_CHECK(imp("memblock_add: [0x1000-0x1fff] x\nMEMBLOCK configuration:\n"
+		      " memory[0x0]0x178\n", MBD_CONV_AUTO, &t, &st, NULL) == 0);
+	mbd_trace_free(&t);
 	/* nid=- in the caller symbol is not the node's sign */
 	mbd_trace_init(&t);
 	MBD_CHECK(imp("memblock_add_node: [0x1000-0x1fff] nid=1 flags=0x0 f_nid=-x+0x1\n",
