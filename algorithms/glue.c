@@ -6,6 +6,8 @@
  *   MBD_VARIANT_NAME     "name"
  *   MBD_VARIANT_KIND     MBD_KIND_REFERENCE / _PATCH / _MUTANT / _KERNEL
  *   MBD_VARIANT_SUMMARY  "one line"
+ *   MBD_VARIANT_VERSION  "v7.3": the kernel it models (optional)
+ *   MBD_VARIANT_KVER     MBD_KVER(7, 3) of that kernel (optional, 0 newest)
  * and then localizes every symbol but the descriptor, so each variant keeps
  * its own copy of the kernel's globals.
  *
@@ -297,10 +299,19 @@ static void mbd_glue_snapshot(struct mbd_state *out)
 	out->warnings = mbd_kc.warnings;
 }
 
+#ifndef MBD_VARIANT_VERSION
+#define MBD_VARIANT_VERSION ""
+#endif
+#ifndef MBD_VARIANT_KVER
+#define MBD_VARIANT_KVER 0
+#endif
+
 const struct mbd_variant MBD_DESC = {
 	.name = MBD_VARIANT_NAME,
 	.kind = MBD_VARIANT_KIND,
 	.summary = MBD_VARIANT_SUMMARY,
+	.version = MBD_VARIANT_VERSION,
+	.kver = MBD_VARIANT_KVER,
 	.reset = mbd_glue_reset,
 	.apply = mbd_glue_apply,
 	.snapshot = mbd_glue_snapshot,

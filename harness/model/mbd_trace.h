@@ -26,6 +26,7 @@
 #define MBD_FLAG_NOMAP 0x4u
 #define MBD_FLAG_DRIVER_MANAGED 0x8u
 #define MBD_FLAG_RSRV_NOINIT 0x10u
+#define MBD_FLAG_RSRV_KERN 0x20u     /* v6.16: memblock's own reservations */
 
 /* Ops above this many are dropped by the binary decoders (bounded work). */
 #define MBD_FUZZ_MAX_OPS 64

@@ -231,6 +231,7 @@ static void put_flags(FILE *f, uint32_t flags)
 		{ MBD_FLAG_NOMAP, "MEMBLOCK_NOMAP" },
 		{ MBD_FLAG_DRIVER_MANAGED, "MEMBLOCK_DRIVER_MANAGED" },
 		{ MBD_FLAG_RSRV_NOINIT, "MEMBLOCK_RSRV_NOINIT" },
+		{ MBD_FLAG_RSRV_KERN, "MEMBLOCK_RSRV_KERN" },
 	};
 	const char *sep = "";
 

@@ -252,7 +252,8 @@ static void model_snapshot(const struct fake_model *m, struct mbd_state *out)
 		model_snapshot(&id##_model, out);			\
 	}								\
 	const struct mbd_variant mbd_fake_##id = {			\
-		name, kind, summary, id##_reset, id##_apply, id##_snapshot \
+		name, kind, summary, id##_reset, id##_apply, id##_snapshot, \
+		"", 0							\
 	}
 
 FAKE_VARIANT(good, "fake-good", MBD_KIND_REFERENCE, FM_GOOD,
