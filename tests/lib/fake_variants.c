@@ -253,7 +253,7 @@ static void model_snapshot(const struct fake_model *m, struct mbd_state *out)
 	}								\
 	const struct mbd_variant mbd_fake_##id = {			\
 		name, kind, summary, id##_reset, id##_apply, id##_snapshot, \
-		"", 0							\
+		"v6.12", MBD_KVER(6, 12)	/* reserves as v6.12 did */ \
 	}
 
 FAKE_VARIANT(good, "fake-good", MBD_KIND_REFERENCE, FM_GOOD,
