@@ -73,7 +73,7 @@ for v in $versions; do
 		continue
 	fi
 	for p in default "$fuzz_preset"; do
-		bash "$MBD_ROOT/scripts/kernel-variant.sh" --preset "$p" --tree "$t" --name "v${v//./-}" \
+		bash "$MBD_ROOT/scripts/kernel-variant.sh" --preset "$p" --tree "$t" --name "v${v//./-}" --no-configure \
 			>>"$work/register.log" 2>&1 || mbd_die "kernel-variant.sh --preset $p --tree $t failed: $work/register.log"
 	done
 done

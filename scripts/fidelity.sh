@@ -162,8 +162,11 @@ fi
 sort -u "$sigs" -o "$sigs"
 u_known=$(grep -c '^known ' "$sigs" || true)
 u_unexp=$(grep -c '^unexplained ' "$sigs" || true)
-f_known=$(sed -n 's/^mbdiff: known difference: //p' "$work/fuzz.log" 2>/dev/null | sort -u | wc -l)
-f_unexp=$(sed -n 's/^mbdiff: unexplained difference: //p' "$work/fuzz.log" 2>/dev/null | sort -u | wc -l)
+f_known=0 f_unexp=0
+if [[ -f $work/fuzz.log ]]; then
+	f_known=$(sed -n 's/^mbdiff: known difference: //p' "$work/fuzz.log" | sort -u | wc -l)
+	f_unexp=$(sed -n 's/^mbdiff: unexplained difference: //p' "$work/fuzz.log" | sort -u | wc -l)
+fi
 echo "distinct signatures: $u_known known, $u_unexp unexplained ($(mbd_rel "$sigs"))"
 sed 's/^/  /' "$sigs"
 echo "fidelity-corpus: inputs=${n_in:-0} agree=$((${n_in:-0} - c_known - c_unexp)) known=$c_known unexplained=$c_unexp"

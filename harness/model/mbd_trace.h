@@ -20,7 +20,7 @@
 #define MBD_INIT_REGIONS 128 /* INIT_MEMBLOCK_REGIONS */
 #define MBD_REGION_BYTES 24 /* sizeof(struct memblock_region), 64-bit, NUMA */
 
-/* memblock_flags bits as in v6.11-v6.15 include/linux/memblock.h */
+/* memblock_flags bits as in v7.3 include/linux/memblock.h */
 #define MBD_FLAG_HOTPLUG 0x1u
 #define MBD_FLAG_MIRROR 0x2u
 #define MBD_FLAG_NOMAP 0x4u
