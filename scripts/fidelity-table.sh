@@ -19,8 +19,8 @@
 #
 # --versions LIST   versions, in table order (default: 7.3 7.2 6.12 6.1 5.10)
 # --runs N          fuzz executions for 7.3, 6.12 and 5.10 (default 1000000)
-# --runs-small N    for the other rows (default 200000)
-# --time-cap S      stop each fuzz run after S seconds anyway (default 300)
+# --runs-small N    for the other rows (default 100000)
+# --time-cap S      stop each fuzz run after S seconds anyway (default 900)
 # --fuzz-preset P   the libFuzzer build (default fuzz-plain: no sanitizers,
 #                   about 3x the speed; "fuzz" for ASan+UBSan)
 # --deb-cache DIR   passed to get-kernel-tree.sh
@@ -33,7 +33,7 @@ set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-versions="7.3 7.2 6.12 6.1 5.10" runs=1000000 runs_small=200000 cap=300
+versions="7.3 7.2 6.12 6.1 5.10" runs=1000000 runs_small=100000 cap=900
 fuzz_preset=fuzz-plain debs="" out="" work=""
 while (($#)); do
 	case $1 in
@@ -115,7 +115,7 @@ row() { # VERSION KNOWN-FILE RUNS
 	fi
 	mbd_log "fidelity v$v against $base ($(basename "$kf")), $n runs"
 	set +e
-	bash "$MBD_ROOT/scripts/fidelity.sh" "$name" --known "$kf" --runs "$n" --time "$cap" \
+	bash "$MBD_ROOT/scripts/fidelity.sh" "$name" --known "$kf" --runs "$n" --time "$cap" --min-class warning \
 		--fuzz-build-dir "$(mbd_build_dir "$fuzz_preset")" --work "$work/fidelity-$v-$(basename "$kf" .known)" >"$log" 2>&1
 	set -e
 	c=$(sed -n 's/^fidelity-corpus: //p' "$log" | tail -n 1)

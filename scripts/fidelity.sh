@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: scripts/fidelity.sh kernel:NAME [--known FILE] [--baseline V]
-#                            [--time S] [--runs N] [--min-class C]
+#                            [--time S] [--runs N] [--max-len B] [--min-class C]
 #                            [--preset P | --build-dir DIR] [--fuzz-build-dir DIR]
 #                            [--work DIR]
 #
@@ -23,6 +23,8 @@
 #                "baseline:" line, else reference)
 # --time S       fuzz at most S seconds (default 60; 0 skips fuzzing)
 # --runs N       stop after N executions (libFuzzer -runs; default: no limit)
+# --max-len B    longest input in bytes (libFuzzer -max_len; default 256,
+#                about 32 calls: short traces run fast and find as much)
 # --min-class C  ignore differences below class C
 # kernel:NAME must be registered in both builds (scripts/kernel-variant.sh
 # --preset default and --preset fuzz).
@@ -36,12 +38,13 @@ set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-variant="" time=60 runs="" min_class="" preset=default build_dir="" fuzz_dir=""
+variant="" time=60 runs="" max_len=256 min_class="" preset=default build_dir="" fuzz_dir=""
 baseline="" work="" known=""
 while (($#)); do
 	case $1 in
 	--time | --time=*) mbd_optval "$@"; time=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--runs | --runs=*) mbd_optval "$@"; runs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--max-len | --max-len=*) mbd_optval "$@"; max_len=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--min-class | --min-class=*) mbd_optval "$@"; min_class=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--preset | --preset=*) mbd_optval "$@"; preset=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--build-dir | --build-dir=*) mbd_optval "$@"; build_dir=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
@@ -59,6 +62,7 @@ done
 [[ $variant == kernel:* ]] || mbd_warn "$variant is not a kernel variant; checking it anyway"
 [[ $time =~ ^[0-9]+$ ]] || mbd_usage_error "--time must be seconds >= 0, got '$time'"
 [[ -z $runs || $runs =~ ^[1-9][0-9]*$ ]] || mbd_usage_error "--runs must be a count >= 1, got '$runs'"
+[[ $max_len =~ ^[1-9][0-9]*$ ]] || mbd_usage_error "--max-len must be bytes >= 1, got '$max_len'"
 [[ -z $min_class ]] || mbd_check_class "$min_class"
 if [[ $known ]]; then
 	[[ -r $known ]] || mbd_usage_error "--known: cannot read '$known'"
@@ -121,7 +125,7 @@ if ((time > 0)); then
 	mkdir -p "$work/crashes" "$work/corpus" "$work/unexplained"
 	fargs=("--variants=$baseline,$variant" "-max_total_time=$time"
 		"-artifact_prefix=$work/crashes/" "-print_final_stats=1"
-		"--keep-going=$work/unexplained")
+		"--keep-going=$work/unexplained" "-max_len=$max_len")
 	[[ $runs ]] && fargs+=("-runs=$runs")
 	[[ $min_class ]] && fargs+=("--min-class=$min_class")
 	[[ $known ]] && fargs+=("--known=$known")
