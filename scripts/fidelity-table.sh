@@ -4,7 +4,7 @@
 # Usage: scripts/fidelity-table.sh [--versions "7.3 7.2 6.12 6.1 5.10"]
 #                                  [--runs N] [--runs-small N] [--time-cap S]
 #                                  [--fuzz-preset P] [--deb-cache DIR]
-#                                  [--out FILE] [--work DIR]
+#                                  [--out FILE] [--work DIR] [--resume]
 #
 # The fidelity table of docs/fidelity.md, in one command: for each kernel
 # version, fetch Debian's linux-source-V (scripts/get-kernel-tree.sh), build
@@ -26,6 +26,8 @@
 # --deb-cache DIR   passed to get-kernel-tree.sh
 # --out FILE        the Markdown table (default docs/fidelity-table.md)
 # --work DIR        logs (default out/fidelity-table-<date>)
+# --resume          keep the rows a previous run in the same --work finished
+#                   (their fidelity.sh logs) and run only the others
 # Run it under nice: it fuzzes for several minutes on every core it is given
 # (one fuzzer at a time). Exit 0 when every row has zero unexplained
 # differences, 1 otherwise, 2 on errors.
@@ -34,7 +36,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 versions="7.3 7.2 6.12 6.1 5.10" runs=1000000 runs_small=100000 cap=900
-fuzz_preset=fuzz-plain debs="" out="" work=""
+fuzz_preset=fuzz-plain debs="" out="" work="" resume=0
 while (($#)); do
 	case $1 in
 	--versions | --versions=*) mbd_optval "$@"; versions=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
@@ -45,6 +47,7 @@ while (($#)); do
 	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--work | --work=*) mbd_optval "$@"; work=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--resume) resume=1 ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	*) mbd_usage_error "unknown argument '$1'" ;;
 	esac
@@ -113,11 +116,15 @@ row() { # VERSION KNOWN-FILE RUNS
 		status=1
 		return
 	fi
-	mbd_log "fidelity v$v against $base ($(basename "$kf")), $n runs"
-	set +e
-	bash "$MBD_ROOT/scripts/fidelity.sh" "$name" --known "$kf" --runs "$n" --time "$cap" --min-class warning \
+	if ((resume)) && [[ -f $log ]] && grep -q '^fidelity-fuzz: ' "$log"; then
+		mbd_log "fidelity v$v against $base: kept from $log"
+	else
+		mbd_log "fidelity v$v against $base ($(basename "$kf")), $n runs"
+		set +e
+		bash "$MBD_ROOT/scripts/fidelity.sh" "$name" --known "$kf" --runs "$n" --time "$cap" --min-class warning \
 		--fuzz-build-dir "$(mbd_build_dir "$fuzz_preset")" --work "$work/fidelity-$v-$(basename "$kf" .known)" >"$log" 2>&1
-	set -e
+		set -e
+	fi
 	c=$(sed -n 's/^fidelity-corpus: //p' "$log" | tail -n 1)
 	f=$(sed -n 's/^fidelity-fuzz: //p' "$log" | tail -n 1)
 	[[ $c && $f ]] || { rows+=("| v$v | yes | $base | fidelity.sh failed ($log) | | | |"); status=1; return; }
@@ -132,7 +139,7 @@ row() { # VERSION KNOWN-FILE RUNS
 	sig_u=$(grep -c '^fidelity-signature: unexplained ' "$log" || true)
 	((sig_u == 0)) || status=1
 	rows+=("| $(release "${tree[$v]}") (linux-source-$v) | yes | $base | $agree of $inputs agree, $ck known, $cu unexplained | $execs in $secs s | $sig_k known | **$sig_u** |")
-	grep '^fidelity-signature: ' "$log" | sed "s/^fidelity-signature: /v$v~$base: /" >>"$work/signatures.txt"
+	sed -n "s/^fidelity-signature: /v$v~$base: /p" "$log" >>"$work/signatures.txt"
 }
 : >"$work/signatures.txt"
 for v in $versions; do
