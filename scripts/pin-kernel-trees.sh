@@ -43,7 +43,7 @@ while (($#)); do
 done
 pins=$MBD_ROOT/tests/algorithms/kernel-trees
 if ((${#versions[@]} == 0)); then
-	mapfile -t versions < <(find "$pins" -name '*.expected' -printf '%f\n' | sed 's/\.expected$//' | sort -V)
+	mapfile -t versions < <(find "$pins" -maxdepth 1 -name '*.expected' -printf '%f\n' | sed 's/\.expected$//' | sort -V)
 fi
 ((${#versions[@]})) || mbd_die "no version given and no $pins/*.expected"
 for v in "${versions[@]}"; do
