@@ -194,8 +194,194 @@ step_setup() {
 	done
 }
 
+# ---------------------------------------------------------------- gen
+
+# reserved_init ARCH SERIES: the kernel's initial reserved array size,
+# INIT_MEMBLOCK_REGIONS + NR_CPUS + 1 on arm64 (from its config).
+reserved_init() {
+	local cfg nr
+	cfg=$(kdir "$1" "$2")/config
+	nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$cfg" 2>/dev/null)
+	if [[ $1 == arm64 && -n $nr ]]; then
+		printf '%s\n' $((128 + nr + 1))
+	else
+		printf '128\n'
+	fi
+}
+
+gen_bin=$out/bin/layout-gen
+step_gen() {
+	local arch series dir
+	mkdir -p "$out/bin"
+	if [[ ! -x $gen_bin || $MBD_ROOT/tools/boot-lab/layout-gen.c -nt $gen_bin ]]; then
+		"${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -o "$gen_bin" \
+			"$MBD_ROOT/tools/boot-lab/layout-gen.c"
+	fi
+	for arch in ${arches//,/ }; do
+		for series in ${kernels//,/ }; do
+			dir=$out/layouts/$arch-$series
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			"$gen_bin" --arch "$arch" --seed "$seed" --count "$layouts" \
+				--reserved-init "$(reserved_init "$arch" "$series")" --out "$dir" >/dev/null
+		done
+	done
+	mbd_log "layouts: $(find "$out/layouts" -name '*.layout' | wc -l) in $(mbd_rel "$out/layouts")"
+}
+
+# ---------------------------------------------------------------- boot
+
+# The guest's /init: mount debugfs, print the final memblock arrays between
+# markers (arm64 keeps them after boot; x86 has none), power off.
+write_init() {
+	cat >"$1" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox mount -t proc proc /proc
+/bin/busybox mount -t sysfs sysfs /sys
+/bin/busybox mount -t debugfs debugfs /sys/kernel/debug
+for t in memory reserved; do
+	echo "mbdiff-boot-lab: begin $t"
+	/bin/busybox cat /sys/kernel/debug/memblock/$t 2>/dev/null
+	echo "mbdiff-boot-lab: end $t"
+done
+/bin/busybox poweroff -f
+EOF
+	chmod +x "$1"
+}
+
+initrd_for() {
+	local arch=$1 img=$out/initrd-$1.cpio.gz root=$out/initrd-$1
+	if [[ -f $img ]]; then printf '%s\n' "$img"; return 0; fi
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
+	if [[ $arch == arm64 ]]; then
+		cp "$out/pkg/busybox-static-arm64/bin/busybox" "$root/bin/busybox"
+	else
+		cp /bin/busybox "$root/bin/busybox"
+	fi
+	write_init "$root/init"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9n) >"$img.tmp"
+	mv -f "$img.tmp" "$img"
+	printf '%s\n' "$img"
+}
+
+# arm64 is started without QEMU's -kernel: given -kernel, QEMU replaces every
+# memory node of the device tree with its own. Instead the Image, initrd and
+# DTB are loaded as raw blobs and the CPU starts in this 40-byte stub, which
+# does what the arm64 boot protocol asks (x0 = DTB, x1..x3 = 0, jump):
+#   ldr x0, 0x18; mov x1, xzr; mov x2, xzr; mov x3, xzr; ldr x4, 0x20; br x4
+#   .quad DTB; .quad KERNEL
+ARM_STUB=0x40100000 ARM_KERNEL=0x40200000 ARM_INITRD=0x48000000 ARM_DTB=0x48400000
+le64() { printf '%016x' "$1" | sed 's/../& /g' | awk '{ for (i = NF; i > 0; i--) printf "\\x%s", $i }'; }
+write_stub() {
+	# shellcheck disable=SC2059 # the format is the escaped bytes
+	printf "\xc0\x00\x00\x58\xe1\x03\x1f\xaa\xe2\x03\x1f\xaa\xe3\x03\x1f\xaa\x84\x00\x00\x58\x80\x00\x1f\xd6$(le64 $ARM_DTB)$(le64 $ARM_KERNEL)" >"$1"
+}
+
+layout_val() { sed -n "s/^$2 //p" "$1" | head -n 1; }
+
+ARM_CMDLINE="console=ttyAMA0 earlycon=pl011,0x9000000 log_buf_len=16M memblock=debug nokaslr panic=-1"
+X86_CMDLINE="console=ttyS0 earlyprintk=serial log_buf_len=16M memblock=debug nokaslr panic=-1"
+
+# boot_one LAYOUT RUN_DIR ARCH SERIES
+boot_one() {
+	local lay=$1 run=$2 arch=$3 series=$4 k mem extra qemu_extra initrd rc t0
+	k=$(kdir "$arch" "$series")
+	mem=$(layout_val "$lay" mem)
+	extra=$(layout_val "$lay" append)
+	qemu_extra=$(layout_val "$lay" qemu)
+	initrd=$(initrd_for "$arch")
+	rm -rf "$run"
+	mkdir -p "$run"
+	cp -f "$lay" "$run/layout"
+	local cmd=()
+	if [[ $arch == arm64 ]]; then
+		local dtsi=${lay%.layout}.dtsi ie
+		qemu-system-aarch64 -M "virt,dumpdtb=$run/qemu.dtb" -cpu cortex-a57 -m "${mem}M" \
+			-smp 1 -nographic >/dev/null 2>&1
+		printf -v ie '0x%x' $((ARM_INITRD + $(stat -c %s "$initrd")))
+		{
+			printf '/dts-v1/;\n'
+			grep '^/memreserve/' "$dtsi" || true
+			dtc -q -I dtb -O dts "$run/qemu.dtb" | grep -v '^/dts-v1/;'
+			grep -v '^/memreserve/' "$dtsi"
+			printf '/ {\n\tchosen {\n\t\tbootargs = "%s%s";\n' "$ARM_CMDLINE" "${extra:+ $extra}"
+			printf '\t\tlinux,initrd-start = <0x0 0x%x>;\n\t\tlinux,initrd-end = <0x0 %s>;\n\t};\n};\n' \
+				$ARM_INITRD "$ie"
+		} >"$run/layout.dts"
+		dtc -q -I dts -O dtb -o "$run/layout.dtb" "$run/layout.dts"
+		write_stub "$run/stub.bin"
+		cmd=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m "${mem}M" -smp 1 -nographic -no-reboot
+			-device "loader,file=$k/vmlinuz,addr=$ARM_KERNEL,force-raw=on"
+			-device "loader,file=$initrd,addr=$ARM_INITRD,force-raw=on"
+			-device "loader,file=$run/layout.dtb,addr=$ARM_DTB,force-raw=on"
+			-device "loader,file=$run/stub.bin,addr=$ARM_STUB,force-raw=on"
+			-device "loader,addr=$ARM_STUB,cpu-num=0")
+	else
+		# shellcheck disable=SC2206 # the layout's QEMU options are words
+		cmd=(qemu-system-x86_64 -m "$mem" -smp 1 -nographic -no-reboot -kernel "$k/vmlinuz"
+			-initrd "$initrd" -append "$X86_CMDLINE${extra:+ $extra}" $qemu_extra)
+	fi
+	mbd_quote "${cmd[@]}" >"$run/command"
+	t0=$(mbd_now)
+	rc=0
+	timeout "$timeout_s" nice -n 10 "${cmd[@]}" </dev/null >"$run/boot.log.tmp" 2>&1 || rc=$?
+	# the serial console ends lines in CR LF
+	tr -d '\r' <"$run/boot.log.tmp" >"$run/boot.log"
+	rm -f "$run/boot.log.tmp"
+	printf '%s %s\n' "$rc" "$(mbd_elapsed "$t0")" >"$run/boot.status"
+}
+
+each_layout() {
+	local arch series lay
+	for arch in ${arches//,/ }; do
+		for series in ${kernels//,/ }; do
+			for lay in "$out/layouts/$arch-$series"/*.layout; do
+				[[ -f $lay ]] || continue
+				# shellcheck disable=SC2053 # --only is a glob
+				[[ $(basename "$lay" .layout) == $only ]] || continue
+				printf '%s %s %s\n' "$arch" "$series" "$lay"
+			done
+		done
+	done
+}
+
+need_kernels() {
+	local arch series
+	for arch in ${arches//,/ }; do
+		for series in ${kernels//,/ }; do
+			if [[ ! -f $(kdir "$arch" "$series")/vmlinuz ]]; then
+				if ((offline)); then
+					mbd_log "no $arch $series kernel in $(mbd_rel "$out") (--offline): skipped"
+					exit 77
+				fi
+				mbd_die "no $arch $series kernel in $(mbd_rel "$out"): run the setup step"
+			fi
+		done
+	done
+}
+
+step_boot() {
+	local arch series lay name run n=0 t0
+	need_kernels
+	while read -r arch series lay; do
+		name=$(basename "$lay" .layout)
+		run=$out/runs/$arch-$series/$name
+		if [[ -f $run/boot.status && $rebuild == 0 ]] && cmp -s "$lay" "$run/layout"; then
+			continue
+		fi
+		t0=$(mbd_now)
+		boot_one "$lay" "$run" "$arch" "$series"
+		n=$((n + 1))
+		mbd_log "booted $arch $series $name in $(mbd_elapsed "$t0") s (exit $(cut -d' ' -f1 "$run/boot.status"))"
+	done < <(each_layout)
+	mbd_log "$n boots"
+}
+
 for s in "${steps[@]}"; do
 	case $s in
 	setup) step_setup ;;
+	gen) step_gen ;;
+	boot) step_boot ;;
 	esac
 done
