@@ -378,10 +378,200 @@ step_boot() {
 	mbd_log "$n boots"
 }
 
+# ---------------------------------------------------------------- check
+
+# final_expects LOG: the kernel's own final arrays (the debugfs files the
+# guest printed between markers) as expect lines for after the last op.
+# Kernels up to v6.x print "   N: 0xBASE..0xEND"; later ones add the node
+# and the flag names. A flag the trace format cannot write (RSV_KERN,
+# v6.16+, unknown to the v6.11-v6.15 model) leaves the region's flags
+# unchecked and is counted in a comment.
+final_expects() {
+	awk '
+	function flagval(names,   n, i, parts, v, f) {
+		n = split(names, parts, "|")
+		v = 0
+		for (i = 1; i <= n; i++) {
+			f = parts[i]
+			if (f == "NONE") continue
+			else if (f == "HOTPLUG") v += 1
+			else if (f == "MIRROR") v += 2
+			else if (f == "NOMAP") v += 4
+			else if (f == "DRV_MNG") v += 8
+			else if (f == "RSV_NIT") v += 16
+			else return -1
+		}
+		return v
+	}
+	/^mbdiff-boot-lab: begin / { t = $3; n[t] = 0; open = 1; next }
+	/^mbdiff-boot-lab: end / { open = 0; done[$3] = 1; next }
+	open && $1 ~ /^[0-9]+:$/ && $2 ~ /^0x[0-9a-f]+\.\.0x[0-9a-f]+$/ {
+		split($2, r, /\.\./)
+		line = "expect " t " [" r[1] "-" r[2] "]"
+		if (NF >= 4) {
+			fv = flagval($4)
+			if (fv >= 0) line = line sprintf(" flags=0x%x", fv)
+			else unk[t]++
+			if ($3 != "x") line = line " nid=" $3
+		}
+		reg[t, n[t]++] = line
+		next
+	}
+	END {
+		for (ti = 1; ti <= 2; ti++) {
+			t = ti == 1 ? "memory" : "reserved"
+			if (!done[t]) continue
+			printf "# the kernel'"'"'s final memblock.%s (debugfs, printed by the guest'"'"'s /init)\n", t
+			if (unk[t]) printf "# %d %s regions carry a flag the trace format cannot write: their flags are not checked\n", unk[t], t
+			printf "expect %s cnt=%d\n", t, n[t]
+			for (i = 0; i < n[t]; i++) print reg[t, i]
+		}
+	}' "$1"
+}
+
+# check_one RUN_DIR ARCH: import, add the final arrays, replay; writes
+# RUN/trace.mbt and RUN/result ("agree N" or "differ ..." or "error ...").
+check_one() {
+	local run=$1 arch=$2 log=$1/boot.log res n_exp sig detail
+	if [[ ! -s $log ]] || ! grep -q 'memblock' "$log"; then
+		printf 'error no memblock=debug output (boot failed, see boot.log)\n' >"$run/result"
+		return 0
+	fi
+	if ! "$mbdiff" import "$log" -o "$run/trace.mbt.tmp" 2>"$run/import.err"; then
+		printf 'error import: %s\n' "$(tail -n 1 "$run/import.err")" >"$run/result"
+		return 0
+	fi
+	if [[ $arch == arm64 ]]; then
+		if ! grep -q '^mbdiff-boot-lab: end reserved' "$log"; then
+			printf 'error the guest printed no final arrays (boot failed, see boot.log)\n' >"$run/result"
+			return 0
+		fi
+		final_expects "$log" >>"$run/trace.mbt.tmp"
+	fi
+	mv -f "$run/trace.mbt.tmp" "$run/trace.mbt"
+	n_exp=$(grep -c '^expect [a-z]* \(cnt\|max\|total\)=' "$run/trace.mbt" || true)
+	if ((n_exp == 0)); then
+		printf 'error no checkpoint\n' >"$run/result"
+		return 0
+	fi
+	res=$("$mbdiff" replay --variants reference,reference-twin "$run/trace.mbt" 2>&1 || true)
+	sig=$(grep -E '^mbdiff: .*(finding|divergence|expectation)' <<<"$res" | head -n 1 || true)
+	detail=$(grep -E '^detail: ' <<<"$res" | head -n 1 || true)
+	printf '%s\n' "$res" >"$run/replay.txt"
+	if [[ -z $sig ]] && grep -q 'divergent' <<<"$res" && ! grep -q ': 0 divergent' <<<"$res"; then
+		sig=$(grep -E 'divergent' <<<"$res" | tail -n 1)
+	fi
+	if [[ -z $sig ]]; then
+		printf 'agree %s checkpoints\n' "$n_exp" >"$run/result"
+	else
+		printf 'differ %s; %s\n' "${sig#mbdiff: }" "${detail#detail: }" >"$run/result"
+	fi
+}
+
+step_check() {
+	local arch series lay name run
+	if [[ -z $mbdiff ]]; then
+		mbdiff=$(mbd_mbdiff)
+	fi
+	mbd_require_bin "$mbdiff" default
+	while read -r arch series lay; do
+		name=$(basename "$lay" .layout)
+		run=$out/runs/$arch-$series/$name
+		[[ -f $run/boot.status ]] || continue
+		check_one "$run" "$arch"
+		printf '%-8s %-5s %-26s %s\n' "$arch" "$series" "$name" "$(cat "$run/result")"
+	done < <(each_layout)
+}
+
+# ---------------------------------------------------------------- report
+
+doc=$MBD_ROOT/docs/boot-lab.md
+boots_dir=$MBD_ROOT/corpus/boots
+
+# One table row per run; also copies its trace into corpus/boots/ (as
+# "# real-result:" + the trace in printed form, which tests/real_replay.sh
+# checks) and its first 64 ops into corpus/boots/seeds/ for the fuzzers.
+report_row() {
+	local arch=$1 series=$2 run=$3 name res kver ops exp summary secs dbl cnt_r want corpus
+	name=$(basename "$run")
+	res=$(cat "$run/result" 2>/dev/null || echo 'error not checked')
+	kver=$(cut -d' ' -f2 "$(kdir "$arch" "$series")/package" 2>/dev/null || echo "$series")
+	summary=$(layout_val "$run/layout" summary)
+	secs=$(cut -d' ' -f2 "$run/boot.status")
+	ops=0 exp=0
+	if [[ -f $run/trace.mbt ]]; then
+		ops=$(grep -c '^memblock_\|^slab_available' "$run/trace.mbt" || true)
+		exp=$(grep -c '^expect [a-z]* \(cnt\|max\|total\)=' "$run/trace.mbt" || true)
+	fi
+	dbl=$(sed -n 's/.*memblock: \([a-z]*\) is doubled to \([0-9]*\).*/\1 \2/p' "$run/boot.log" |
+		awk '{ printf "%s%s->%s", NR > 1 ? ", " : "", $1, $2 }')
+	cnt_r=$(awk '/^mbdiff-boot-lab: begin reserved/ { o = 1; n = 0; next }
+		/^mbdiff-boot-lab: end reserved/ { o = 0; print n } o && /^ *[0-9]+:/ { n++ }' "$run/boot.log")
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$arch" "$kver" \
+		"$summary" "$secs" "$ops" "$exp" "${cnt_r:--}" "${dbl:--}" "${res//|/\\|}"
+	[[ -f $run/trace.mbt ]] || return 0
+	corpus=$boots_dir/$arch-$series-${name#"$arch"-}.mbt
+	want=ok
+	if [[ $res == differ* ]]; then
+		want=$(grep -E '^mbdiff: (expectation|divergence|oracle) ' "$run/replay.txt" | tail -n 1)
+	fi
+	{
+		printf '# real-result: %s\n' "$want"
+		printf '# boot lab (scripts/boot-lab.sh, docs/boot-lab.md): %s on %s %s\n' "$name" "$arch" "$kver"
+		printf '# layout: %s\n' "$summary"
+		"$mbdiff" convert "$run/trace.mbt" -o "$run/trace.printed.mbt" --to mbt >/dev/null 2>&1 &&
+			cat "$run/trace.printed.mbt"
+	} >"$corpus.tmp"
+	mv -f "$corpus.tmp" "$corpus"
+	awk '/^config/ { print; next } /^(memblock_|slab_available)/ && n < 64 { print; n++ }' \
+		"$run/trace.mbt" >"$boots_dir/seeds/$(basename "$corpus")"
+}
+
+step_report() {
+	local arch series lay name run rows n=0 agree=0 t
+	if [[ -z $mbdiff ]]; then
+		mbdiff=$(mbd_mbdiff)
+	fi
+	mbd_require_bin "$mbdiff" default
+	mkdir -p "$boots_dir/seeds"
+	rows=$out/report-rows.md
+	: >"$rows"
+	while read -r arch series lay; do
+		name=$(basename "$lay" .layout)
+		run=$out/runs/$arch-$series/$name
+		[[ -f $run/boot.status ]] || continue
+		report_row "$arch" "$series" "$run" >>"$rows"
+		n=$((n + 1))
+		if grep -q '^agree' "$run/result" 2>/dev/null; then agree=$((agree + 1)); fi
+	done < <(each_layout)
+	t=$out/boot-lab-table.md
+	{
+		printf '<!-- boot-lab table: written by scripts/boot-lab.sh report -->\n'
+		printf 'Made on %s with `bash scripts/boot-lab.sh --layouts %s --seed %s` (%s boots, %s agree).\n\n' \
+			"$(date -u +%Y-%m-%d)" "$layouts" "$seed" "$n" "$agree"
+		printf '| layout | arch | kernel | layout holds | boot s | ops | checkpoints | final reserved | doubled | result |\n'
+		printf '|---|---|---|---|---|---|---|---|---|---|\n'
+		cat "$rows"
+		printf '<!-- boot-lab table end -->\n'
+	} >"$t"
+	if [[ -f $doc ]] && grep -q '^<!-- boot-lab table: ' "$doc"; then
+		awk -v tf="$t" '
+			/^<!-- boot-lab table: / { while ((getline l < tf) > 0) print l; skip = 1; next }
+			/^<!-- boot-lab table end -->/ { skip = 0; next }
+			!skip' "$doc" >"$doc.tmp"
+		mv -f "$doc.tmp" "$doc"
+		mbd_log "table of $n boots ($agree agree) written into $(mbd_rel "$doc")"
+	else
+		mbd_log "table of $n boots ($agree agree) in $(mbd_rel "$t")"
+	fi
+}
+
 for s in "${steps[@]}"; do
 	case $s in
 	setup) step_setup ;;
 	gen) step_gen ;;
 	boot) step_boot ;;
+	check) step_check ;;
+	report) step_report ;;
 	esac
 done
