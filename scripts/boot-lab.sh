@@ -26,7 +26,8 @@
 #   --only PATTERN      only layouts whose name matches the glob PATTERN
 #   --arch A,B          architectures (default arm64,amd64)
 #   --kernels K,L       kernel series (default 6.1,7.3)
-#   --out DIR           work directory (default build/boot-lab)
+#   --out DIR           downloads and kernels (default build/boot-lab)
+#   --work DIR          layouts and runs (default: the --out directory)
 #   --mbdiff FILE       the binary (default $MBDIFF, else build/default/mbdiff)
 #   --timeout S         seconds one boot may take (default 180)
 #   --rebuild           boot again even when a layout already has a log
@@ -47,6 +48,7 @@ only='*'
 arches=arm64,amd64
 kernels=6.1,7.3
 out=$MBD_ROOT/build/boot-lab
+work=
 mbdiff=
 timeout_s=180
 rebuild=0
@@ -60,6 +62,7 @@ while (($#)); do
 	--arch | --arch=*) mbd_optval "$@"; arches=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--kernels | --kernels=*) mbd_optval "$@"; kernels=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--work | --work=*) mbd_optval "$@"; work=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--mbdiff | --mbdiff=*) mbd_optval "$@"; mbdiff=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--timeout | --timeout=*) mbd_optval "$@"; timeout_s=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--rebuild) rebuild=1; shift ;;
@@ -83,7 +86,8 @@ for k in ${kernels//,/ }; do
 done
 if ((${#steps[@]} == 0)); then steps=(setup gen boot check); fi
 out=$(mbd_abs "$out")
-mkdir -p "$out"
+work=$(mbd_abs "${work:-$out}")
+mkdir -p "$out" "$work"
 
 # ---------------------------------------------------------------- setup
 
@@ -219,14 +223,14 @@ step_gen() {
 	fi
 	for arch in ${arches//,/ }; do
 		for series in ${kernels//,/ }; do
-			dir=$out/layouts/$arch-$series
+			dir=$work/layouts/$arch-$series
 			rm -rf "$dir"
 			mkdir -p "$dir"
 			"$gen_bin" --arch "$arch" --seed "$seed" --count "$layouts" \
 				--reserved-init "$(reserved_init "$arch" "$series")" --out "$dir" >/dev/null
 		done
 	done
-	mbd_log "layouts: $(find "$out/layouts" -name '*.layout' | wc -l) in $(mbd_rel "$out/layouts")"
+	mbd_log "layouts: $(find "$work/layouts" -name '*.layout' | wc -l) in $(mbd_rel "$work/layouts")"
 }
 
 # ---------------------------------------------------------------- boot
@@ -336,7 +340,7 @@ each_layout() {
 	local arch series lay
 	for arch in ${arches//,/ }; do
 		for series in ${kernels//,/ }; do
-			for lay in "$out/layouts/$arch-$series"/*.layout; do
+			for lay in "$work/layouts/$arch-$series"/*.layout; do
 				[[ -f $lay ]] || continue
 				# shellcheck disable=SC2053 # --only is a glob
 				[[ $(basename "$lay" .layout) == $only ]] || continue
@@ -366,7 +370,7 @@ step_boot() {
 	need_kernels
 	while read -r arch series lay; do
 		name=$(basename "$lay" .layout)
-		run=$out/runs/$arch-$series/$name
+		run=$work/runs/$arch-$series/$name
 		if [[ -f $run/boot.status && $rebuild == 0 ]] && cmp -s "$lay" "$run/layout"; then
 			continue
 		fi
@@ -476,7 +480,7 @@ step_check() {
 	mbd_require_bin "$mbdiff" default
 	while read -r arch series lay; do
 		name=$(basename "$lay" .layout)
-		run=$out/runs/$arch-$series/$name
+		run=$work/runs/$arch-$series/$name
 		[[ -f $run/boot.status ]] || continue
 		check_one "$run" "$arch"
 		printf '%-8s %-5s %-26s %s\n' "$arch" "$series" "$name" "$(cat "$run/result")"
@@ -523,7 +527,9 @@ report_row() {
 			cat "$run/trace.printed.mbt"
 	} >"$corpus.tmp"
 	mv -f "$corpus.tmp" "$corpus"
-	awk '/^config/ { print; next } /^(memblock_|slab_available)/ && n < 64 { print; n++ }' \
+	# (the fuzzer form holds array sizes up to 128 only: the first 64 calls need no more)
+	awk '/^config/ { gsub(/ (memory|reserved)\.max=[0-9]+/, ""); print; next }
+		/^(memblock_|slab_available)/ && n < 64 { print; n++ }' \
 		"$run/trace.mbt" >"$boots_dir/seeds/$(basename "$corpus")"
 }
 
@@ -534,17 +540,17 @@ step_report() {
 	fi
 	mbd_require_bin "$mbdiff" default
 	mkdir -p "$boots_dir/seeds"
-	rows=$out/report-rows.md
+	rows=$work/report-rows.md
 	: >"$rows"
 	while read -r arch series lay; do
 		name=$(basename "$lay" .layout)
-		run=$out/runs/$arch-$series/$name
+		run=$work/runs/$arch-$series/$name
 		[[ -f $run/boot.status ]] || continue
 		report_row "$arch" "$series" "$run" >>"$rows"
 		n=$((n + 1))
 		if grep -q '^agree' "$run/result" 2>/dev/null; then agree=$((agree + 1)); fi
 	done < <(each_layout)
-	t=$out/boot-lab-table.md
+	t=$work/boot-lab-table.md
 	{
 		printf '<!-- boot-lab table: written by scripts/boot-lab.sh report -->\n'
 		printf 'Made on %s with `bash scripts/boot-lab.sh --layouts %s --seed %s` (%s boots, %s agree).\n\n' \
