@@ -235,14 +235,19 @@ step_gen() {
 
 # ---------------------------------------------------------------- boot
 
-# The guest's /init: mount debugfs, print the final memblock arrays between
-# markers (arm64 keeps them after boot; x86 has none), power off.
+# The guest's /init: print the kernel log (dmesg: the serial console loses
+# the lines printed between setup_log_buf() and the real console's start)
+# and the final memblock arrays (arm64 keeps them after boot; x86 has none),
+# each between markers, and power off.
 write_init() {
 	cat >"$1" <<'EOF'
 #!/bin/busybox sh
 /bin/busybox mount -t proc proc /proc
 /bin/busybox mount -t sysfs sysfs /sys
 /bin/busybox mount -t debugfs debugfs /sys/kernel/debug
+echo "mbdiff-boot-lab: begin dmesg"
+/bin/busybox dmesg
+echo "mbdiff-boot-lab: end dmesg"
 for t in memory reserved; do
 	echo "mbdiff-boot-lab: begin $t"
 	/bin/busybox cat /sys/kernel/debug/memblock/$t 2>/dev/null
@@ -253,9 +258,14 @@ EOF
 	chmod +x "$1"
 }
 
+declare -A initrd_built=()
+# initrd_for ARCH: the guest's initramfs into $initrd_img, built once per
+# run of this script.
 initrd_for() {
 	local arch=$1 img=$out/initrd-$1.cpio.gz root=$out/initrd-$1
-	if [[ -f $img ]]; then printf '%s\n' "$img"; return 0; fi
+	initrd_img=$img
+	if [[ -n ${initrd_built[$arch]:-} ]]; then return 0; fi
+	initrd_built[$arch]=1
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
 	if [[ $arch == arm64 ]]; then
@@ -266,7 +276,6 @@ initrd_for() {
 	write_init "$root/init"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -9n) >"$img.tmp"
 	mv -f "$img.tmp" "$img"
-	printf '%s\n' "$img"
 }
 
 # arm64 is started without QEMU's -kernel: given -kernel, QEMU replaces every
@@ -294,7 +303,8 @@ boot_one() {
 	mem=$(layout_val "$lay" mem)
 	extra=$(layout_val "$lay" append)
 	qemu_extra=$(layout_val "$lay" qemu)
-	initrd=$(initrd_for "$arch")
+	initrd_for "$arch"
+	initrd=$initrd_img
 	rm -rf "$run"
 	mkdir -p "$run"
 	cp -f "$lay" "$run/layout"
@@ -384,75 +394,49 @@ step_boot() {
 
 # ---------------------------------------------------------------- check
 
-# final_expects LOG: the kernel's own final arrays (the debugfs files the
-# guest printed between markers) as expect lines for after the last op.
-# Kernels up to v6.x print "   N: 0xBASE..0xEND"; later ones add the node
-# and the flag names. A flag the trace format cannot write (RSV_KERN,
-# v6.16+, unknown to the v6.11-v6.15 model) leaves the region's flags
-# unchecked and is counted in a comment.
-final_expects() {
-	awk '
-	function flagval(names,   n, i, parts, v, f) {
-		n = split(names, parts, "|")
-		v = 0
-		for (i = 1; i <= n; i++) {
-			f = parts[i]
-			if (f == "NONE") continue
-			else if (f == "HOTPLUG") v += 1
-			else if (f == "MIRROR") v += 2
-			else if (f == "NOMAP") v += 4
-			else if (f == "DRV_MNG") v += 8
-			else if (f == "RSV_NIT") v += 16
-			else return -1
-		}
-		return v
-	}
-	/^mbdiff-boot-lab: begin / { t = $3; n[t] = 0; open = 1; next }
-	/^mbdiff-boot-lab: end / { open = 0; done[$3] = 1; next }
-	open && $1 ~ /^[0-9]+:$/ && $2 ~ /^0x[0-9a-f]+\.\.0x[0-9a-f]+$/ {
-		split($2, r, /\.\./)
-		line = "expect " t " [" r[1] "-" r[2] "]"
-		if (NF >= 4) {
-			fv = flagval($4)
-			if (fv >= 0) line = line sprintf(" flags=0x%x", fv)
-			else unk[t]++
-			if ($3 != "x") line = line " nid=" $3
-		}
-		reg[t, n[t]++] = line
-		next
-	}
-	END {
-		for (ti = 1; ti <= 2; ti++) {
-			t = ti == 1 ? "memory" : "reserved"
-			if (!done[t]) continue
-			printf "# the kernel'"'"'s final memblock.%s (debugfs, printed by the guest'"'"'s /init)\n", t
-			if (unk[t]) printf "# %d %s regions carry a flag the trace format cannot write: their flags are not checked\n", unk[t], t
-			printf "expect %s cnt=%d\n", t, n[t]
-			for (i = 0; i < n[t]; i++) print reg[t, i]
-		}
-	}' "$1"
+# kernel_log BOOT_LOG: what the guest printed between its markers: the
+# kernel log (dmesg) and the debugfs arrays with their marker lines, which
+# name the array of each view for `mbdiff import`.
+kernel_log() {
+	awk '/^mbdiff-boot-lab: begin dmesg/ { d = 1; next }
+		/^mbdiff-boot-lab: end dmesg/ { d = 0; next }
+		/^mbdiff-boot-lab: begin (memory|reserved)/ { a = 1 }
+		d || a { print }
+		/^mbdiff-boot-lab: end (memory|reserved)/ { a = 0 }' "$1"
 }
 
-# check_one RUN_DIR ARCH: import, add the final arrays, replay; writes
+# import_opts ARCH SERIES: the kernel's initial array sizes from its config
+# (arm64 with EFI: memory 128 * 8, with GICv3 ITS reserved 128 + NR_CPUS + 1).
+import_opts() {
+	local cfg nr
+	cfg=$(kdir "$1" "$2")/config
+	[[ $1 == arm64 && -f $cfg ]] || return 0
+	nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$cfg")
+	if grep -q '^CONFIG_EFI=y' "$cfg" && grep -q '^CONFIG_ARM_GIC_V3_ITS=y' "$cfg" && [[ -n $nr ]]; then
+		printf -- '--init-max=memory=1024,reserved=%s\n' $((128 + nr + 1))
+	fi
+}
+
+# check_one RUN_DIR ARCH SERIES: import, replay; writes RUN/kernel.log,
 # RUN/trace.mbt and RUN/result ("agree N" or "differ ..." or "error ...").
 check_one() {
-	local run=$1 arch=$2 log=$1/boot.log res n_exp sig detail
-	if [[ ! -s $log ]] || ! grep -q 'memblock' "$log"; then
-		printf 'error no memblock=debug output (boot failed, see boot.log)\n' >"$run/result"
+	local run=$1 arch=$2 series=$3 log=$1/kernel.log res n_exp sig detail opts
+	kernel_log "$run/boot.log" >"$log"
+	if ! grep -q 'memblock' "$log"; then
+		printf 'error no kernel log with memblock=debug output (boot failed, see boot.log)\n' \
+			>"$run/result"
 		return 0
 	fi
-	if ! "$mbdiff" import "$log" -o "$run/trace.mbt.tmp" 2>"$run/import.err"; then
+	if [[ $arch == arm64 ]] && ! grep -q '^mbdiff-boot-lab: end reserved' "$log"; then
+		printf 'error the guest printed no final arrays (boot failed, see boot.log)\n' >"$run/result"
+		return 0
+	fi
+	opts=$(import_opts "$arch" "$series")
+	# shellcheck disable=SC2086 # none or one word
+	if ! "$mbdiff" import $opts "$log" -o "$run/trace.mbt" 2>"$run/import.err"; then
 		printf 'error import: %s\n' "$(tail -n 1 "$run/import.err")" >"$run/result"
 		return 0
 	fi
-	if [[ $arch == arm64 ]]; then
-		if ! grep -q '^mbdiff-boot-lab: end reserved' "$log"; then
-			printf 'error the guest printed no final arrays (boot failed, see boot.log)\n' >"$run/result"
-			return 0
-		fi
-		final_expects "$log" >>"$run/trace.mbt.tmp"
-	fi
-	mv -f "$run/trace.mbt.tmp" "$run/trace.mbt"
 	n_exp=$(grep -c '^expect [a-z]* \(cnt\|max\|total\)=' "$run/trace.mbt" || true)
 	if ((n_exp == 0)); then
 		printf 'error no checkpoint\n' >"$run/result"
@@ -482,7 +466,7 @@ step_check() {
 		name=$(basename "$lay" .layout)
 		run=$work/runs/$arch-$series/$name
 		[[ -f $run/boot.status ]] || continue
-		check_one "$run" "$arch"
+		check_one "$run" "$arch" "$series"
 		printf '%-8s %-5s %-26s %s\n' "$arch" "$series" "$name" "$(cat "$run/result")"
 	done < <(each_layout)
 }

@@ -24,7 +24,9 @@ static int imp(const char *log, enum mbd_import_conv conv, struct mbd_trace *t,
 	size_t len;
 	char *out;
 
-	if (mbd_import(&s, 1, conv, &out, &len, st, NULL))
+	struct mbd_import_opts o = { conv, 0, 0 };
+
+	if (mbd_import(&s, 1, &o, &out, &len, st, NULL))
 		return -1;
 	if (mbd_text_parse(out, len, "t.mbt", t, &d)) {
 		mbd_diag_print(stderr, &d);
@@ -142,7 +144,8 @@ static void test_unparsed_listed(void)
 	MBD_CHECK(f != NULL);
 	if (!f)
 		return;
-	MBD_CHECK(mbd_import(&s, 1, MBD_CONV_AUTO, &out, &len, &st, f) == 0);
+	MBD_CHECK(mbd_import(&s, 1, &(struct mbd_import_opts){ MBD_CONV_AUTO, 0, 0 }, &out, &len,
+			     &st, f) == 0);
 	fclose(f);
 	MBD_CHECK_EQ_U64(st.unparsed, 2);
 	MBD_CHECK(list && strstr(list, "u.log:2: foo bar\n") && strstr(list, "u.log:3: memblock_add"));
