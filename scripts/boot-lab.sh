@@ -556,6 +556,9 @@ step_report() {
 	fi
 }
 
+# One compound command read whole before it runs, ending in exit: editing
+# this file while a long run goes on cannot change what the run does.
+{
 for s in "${steps[@]}"; do
 	case $s in
 	setup) step_setup ;;
@@ -565,3 +568,5 @@ for s in "${steps[@]}"; do
 	report) step_report ;;
 	esac
 done
+exit 0
+}
