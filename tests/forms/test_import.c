@@ -240,14 +240,16 @@ static void test_dumps(void)
 	MBD_CHECK(imp(dump_log, MBD_CONV_AUTO, &t, &st, NULL) == 0);
 	MBD_CHECK_EQ_U64(st.dumps, 2);
 	MBD_CHECK_EQ_U64(st.checkpoints, 2);
-	/* the first dump is the starting state: add_node (it has a node), reserve */
-	MBD_CHECK_EQ_U64(t.n_ops, 3);
+	/* the first dump is the starting state: add_node (it has a node), reserve;
+	 * the second's node is set as shown (memblock_set_node is not logged) */
+	MBD_CHECK_EQ_U64(t.n_ops, 4);
 	check_op(&t, 0, MBD_OP_ADD_NODE, 0x88000000, 0x400000);
 	check_op(&t, 1, MBD_OP_RESERVE, 0x88000000, 0x1000);
 	check_op(&t, 2, MBD_OP_RESERVE, 0x88100000, 0x1000);
+	check_op(&t, 3, MBD_OP_SET_NODE, 0x88000000, 0x400000);
 	/* each dump: a head and a region line per type (2 + 1 + 1 + 1, then 1 + 1 + 1 + 2) */
 	MBD_CHECK_EQ_U64(t.n_expects, 9);
-	MBD_CHECK(t.n_expects == 9 && t.expects[0].after_op == 2 && t.expects[4].after_op == 3);
+	MBD_CHECK(t.n_expects == 9 && t.expects[0].after_op == 2 && t.expects[4].after_op == 4);
 	MBD_CHECK(t.n_expects == 9 && t.expects[8].what == MBD_EXPECT_REGION &&
 		  t.expects[8].index == 1 && t.expects[8].base == 0x88100000);
 	MBD_CHECK(t.n_expects == 9 && (t.expects[1].have & MBD_EXPECT_HAS_NID) &&
