@@ -59,6 +59,8 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		struct line *l = &ls[i];
 		int r = 0;
 
+		if (l->cls == L_HEADER) /* "# cat .../memblock/reserved" names a view */
+			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
 		if (l->done || l->cls == L_BLANK || l->cls == L_HEADER)
 			continue;
 		if (only_a && !phase_a(x, l))

@@ -204,7 +204,7 @@ int mbd_imp_do_e820(struct ictx *x, const struct line *l)
  */
 int mbd_imp_do_e820_update(struct ictx *x, const struct line *l)
 {
-	const char *p = l->s + 12, *arrow = strstr(l->s, " ==> ");
+	const char *p = mbd_imp_skip_ws(l->s + 12), *arrow = strstr(l->s, " ==> ");
 	uint64_t a, b;
 	bool was, now;
 

@@ -8,49 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbd_expect.h"
-#include "mbd_import.h"
-#include "mbd_runner.h"
-#include "mbd_test.h"
-#include "mbd_text.h"
-#include "mbd_variant.h"
-
-/* Import one inline log, re-parse it; returns 0 and fills t and st. */
-static int imp(const char *log, enum mbd_import_conv conv, struct mbd_trace *t,
-	       struct mbd_import_stats *st, char **text)
-{
-	struct mbd_import_src s = { "t.log", log, strlen(log) };
-	struct mbd_diag d;
-	size_t len;
-	char *out;
-
-	struct mbd_import_opts o = { conv, 0, 0 };
-
-	if (mbd_import(&s, 1, &o, &out, &len, st, NULL))
-		return -1;
-	if (mbd_text_parse(out, len, "t.mbt", t, &d)) {
-		mbd_diag_print(stderr, &d);
-		fprintf(stderr, "%.*s", (int)len, out);
-		free(out);
-		return -1;
-	}
-	if (text)
-		*text = out;
-	else
-		free(out);
-	return 0;
-}
-
-static void check_op(const struct mbd_trace *t, size_t i, uint32_t kind, uint64_t base,
-		     uint64_t size)
-{
-	MBD_CHECK(i < t->n_ops);
-	if (i >= t->n_ops)
-		return;
-	MBD_CHECK_STR(mbd_op_name(t->ops[i].kind), mbd_op_name(kind));
-	MBD_CHECK_EQ_U64(t->ops[i].base, base);
-	MBD_CHECK_EQ_U64(t->ops[i].size, size);
-}
+#include "import_test.h"
 
 static void test_prefixes(void)
 {
@@ -211,24 +169,6 @@ static const char dump_log[] =
 	"[    0.000000]  reserved.cnt  = 0x2\n"
 	"[    0.000000]  reserved[0x0]\t[0x0000000088000000-0x0000000088000fff], 0x0000000000001000 bytes flags: 0x0\n"
 	"[    0.000000]  reserved[0x1]\t[0x0000000088100000-0x0000000088100fff], 0x0000000000001000 bytes flags: 0x0\n";
-
-/* Run t on the reference alone; returns the runner's result. */
-static int run_ref(const struct mbd_trace *t, struct mbd_verdict *v)
-{
-	const struct mbd_variant *ref = mbd_variant_find("reference");
-	const struct mbd_variant *vs[1] = { ref };
-	struct mbd_runner *r;
-	int rc;
-
-	if (!ref)
-		return -1;
-	r = mbd_runner_new(vs, 1, NULL);
-	if (!r)
-		return -1;
-	rc = mbd_runner_run(r, t, v);
-	mbd_runner_free(r);
-	return rc;
-}
 
 static void test_dumps(void)
 {
