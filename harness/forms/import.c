@@ -222,6 +222,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	if (has[L_DOUBLED])
 		cfg.resize = true; /* the log shows the arrays growing */
 	init_sizes(&cfg, ls, n, opts, &sizes);
+	x.max[0] = cfg.memory_max;
+	x.max[1] = cfg.reserved_max;
 	if (x.mem_src) {
 		process(&x, ls, n, true);
 		mbd_imp_printf(&x.body, "# end of the memory map%s\n",

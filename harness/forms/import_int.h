@@ -80,6 +80,7 @@ struct ictx {
 	 * dump: what that dump shows beyond them predates memblock=debug */
 	struct cover cov[2];
 	int hint;              /* array the last line named (debugfs views): 0, 1, -1 */
+	uint32_t max[2];       /* the arrays' initial sizes (the config's) */
 	char err[256];         /* the first error: the import fails */
 	char tmp[512];
 };
@@ -187,8 +188,9 @@ size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i);
 /* What the first dump shows beyond the logged calls, as calls before all. */
 void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *first);
 
-/* Nodes a dump shows, set with memblock_set_node before its checkpoint. */
-void mbd_imp_infer_nodes(struct ictx *x, const struct dump *d);
+/* Nodes a dump shows, set with memblock_set_node before its checkpoint;
+ * node checks it cannot make so are taken out of d. */
+void mbd_imp_infer_nodes(struct ictx *x, struct dump *d);
 
 void mbd_imp_cover_add(struct cover *c, uint64_t base, uint64_t size);
 /* Calls fn for each maximal piece of [base, base + size) no range covers. */
