@@ -561,7 +561,7 @@ boots_dir=$MBD_ROOT/corpus/boots
 report_row() {
 	local arch=$1 series=$2 run=$3 name res kver ops exp summary secs dbl cnt_r want corpus
 	name=$(basename "$run")
-	res=$(awk '{ printf "%s%s", NR > 1 ? "; then " : "", $0 }' "$run/result" 2>/dev/null)
+	res=$(awk '{ printf "%s%s", (NR > 1 ? "; then " : ""), $0 }' "$run/result" 2>/dev/null)
 	res=${res:-error not checked}
 	kver=$(cut -d' ' -f2 "$(kdir "$arch" "$series")/package" 2>/dev/null || echo "$series")
 	summary=$(layout_val "$run/layout" summary)
@@ -571,10 +571,10 @@ report_row() {
 		ops=$(grep -c '^memblock_\|^slab_available' "$run/trace.mbt" || true)
 		exp=$(grep -c '^expect [a-z]* \(cnt\|max\|total\)=' "$run/trace.mbt" || true)
 	fi
-	dbl=$(sed -n 's/.*memblock: \([a-z]*\) is doubled to \([0-9]*\).*/\1 \2/p' "$run/boot.log" |
-		awk '{ printf "%s%s->%s", NR > 1 ? ", " : "", $1, $2 }')
+	dbl=$(sed -n 's/.*memblock: \([a-z]*\) is doubled to \([0-9]*\).*/\1 \2/p' "$run/kernel.log" |
+		awk '{ printf "%s%s->%s", (NR > 1 ? ", " : ""), $1, $2 }')
 	cnt_r=$(awk '/mbdiff-boot-lab: begin reserved$/ { o = 1; n = 0; next }
-		/mbdiff-boot-lab: end reserved$/ { o = 0; print n } o && /^ *[0-9]+:/ { n++ }' "$run/boot.log")
+		/mbdiff-boot-lab: end reserved$/ { o = 0; print n } o && /^ *[0-9]+:/ { n++ }' "$run/kernel.log")
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$arch" "$kver" \
 		"$summary" "$secs" "$ops" "$exp" "${cnt_r:--}" "${dbl:--}" "${res//|/\\|}"
 	[[ -f $run/trace.mbt ]] || return 0

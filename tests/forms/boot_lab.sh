@@ -12,7 +12,8 @@
 set -u
 mbdiff=${1:?usage: boot_lab.sh MBDIFF WORK_DIR}
 work=${2:?usage: boot_lab.sh MBDIFF WORK_DIR}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$(dirname "$work")"
 lab=("$root/scripts/boot-lab.sh" --mbdiff "$mbdiff" --work "$work" --kernels 6.1 --layouts 4)
 
 if ! bash "${lab[@]}" --arch arm64,amd64 setup >"$work.setup.log" 2>&1; then

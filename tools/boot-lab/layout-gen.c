@@ -79,11 +79,13 @@ struct layout {
 
 static const char *const arm_kinds[] = {
 	"plain", "banks", "numa", "rmem", "memreserve", "mixed", "nomap", "double",
+	"plain", "banks", "numa", "double-mixed", "memreserve", "mixed", "nomap", "double",
 };
 static const char *const x86_kinds[] = {
 	"plain", "numa", "memmap", "mem", "mixed", "pmem", "numa-memmap", "acpi",
+	"plain", "numa", "memmap", "mem", "mixed", "pmem", "numa-memmap", "acpi",
 };
-#define N_KINDS 8
+#define N_KINDS 16
 
 /* Splits [from, to) into n banks with random holes between them. */
 static void gen_banks(struct layout *l, struct rng *r, uint64_t from, uint64_t to, int n,
@@ -274,7 +276,7 @@ static void gen_arm64(struct layout *l, struct rng *r, unsigned reserved_init, c
 
 	l->mem_mib = sizes[rng_range(r, 0, 3)];
 	ram_end = ARM_RAM + l->mem_mib * MIB;
-	if (!strcmp(k, "banks") || !strcmp(k, "mixed"))
+	if (!strcmp(k, "banks") || !strcmp(k, "mixed") || !strcmp(k, "double-mixed"))
 		banks = (int)rng_range(r, 2, 6);
 	if (!strcmp(k, "numa") || !strcmp(k, "mixed")) {
 		banks = (int)rng_range(r, 2, 5);
@@ -282,15 +284,18 @@ static void gen_arm64(struct layout *l, struct rng *r, unsigned reserved_init, c
 	}
 	if (!strcmp(k, "rmem") || !strcmp(k, "mixed") || !strcmp(k, "nomap"))
 		rmem = (int)rng_range(r, 2, MAX_RMEM);
+	if (!strcmp(k, "double-mixed"))
+		rmem = (int)rng_range(r, 2, 6);
 	if (!strcmp(k, "nomap"))
 		nomap_bias = 3;
 	if (!strcmp(k, "memreserve") || !strcmp(k, "mixed"))
 		l->n_memreserve = (unsigned)rng_range(r, 1, 64);
-	if (!strcmp(k, "double")) {
+	if (!strncmp(k, "double", 6)) {
 		/* the reserved array starts with reserved_init slots and cannot
 		 * grow before paging_init(): stay just under it until then, so
-		 * that the kernel's later allocations make it double */
-		l->n_memreserve = reserved_init - 8;
+		 * that the kernel's later allocations make it double (the
+		 * reserved-memory regions of double-mixed take slots too) */
+		l->n_memreserve = reserved_init - 8 - (unsigned)rmem;
 		if (l->mem_mib < 2048)
 			l->mem_mib = 2048;
 		ram_end = ARM_RAM + l->mem_mib * MIB;
