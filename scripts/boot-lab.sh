@@ -478,6 +478,19 @@ rsv_kern_blind() {
 	END { flush() }' "$1"
 }
 
+# variants_for SERIES: what a boot of that kernel series is replayed with:
+# the model of its era (mainline-6.12 for kernels before v6.16, when the
+# binary has it; docs/fidelity.md), else the reference (v7.3) and its twin.
+variants_for() {
+	local major=${1%%.*} minor=${1#*.}
+	if ((major < 6 || (major == 6 && minor < 16))) &&
+		"$mbdiff" list 2>/dev/null | grep -q '^mainline-6\.12 '; then
+		printf 'mainline-6.12\n'
+	else
+		printf 'reference,reference-twin\n'
+	fi
+}
+
 # check_one RUN_DIR ARCH SERIES: import, replay; writes RUN/kernel.log,
 # RUN/trace.mbt and RUN/result ("agree N" or "differ ..." or "error ...").
 check_one() {
@@ -503,7 +516,7 @@ check_one() {
 		printf 'error no checkpoint\n' >"$run/result"
 		return 0
 	fi
-	res=$("$mbdiff" replay --variants reference,reference-twin "$run/trace.mbt" 2>&1 || true)
+	res=$("$mbdiff" replay --variants "$(variants_for "$series")" "$run/trace.mbt" 2>&1 || true)
 	sig=$(grep -E '^mbdiff: .*(finding|divergence|expectation)' <<<"$res" | head -n 1 || true)
 	detail=$(grep -E '^detail: ' <<<"$res" | head -n 1 || true)
 	printf '%s\n' "$res" >"$run/replay.txt"
@@ -518,7 +531,7 @@ check_one() {
 	# v6.16+: does the difference come from RSRV_KERN splits alone?
 	if grep -q 'RSRV_KERN' "$run/trace.mbt"; then
 		rsv_kern_blind "$run/trace.mbt" >"$run/trace.rsv-kern-blind.mbt"
-		res=$("$mbdiff" replay --variants reference,reference-twin \
+		res=$("$mbdiff" replay --variants "$(variants_for "$series")" \
 			"$run/trace.rsv-kern-blind.mbt" 2>&1 || true)
 		printf '%s\n' "$res" >"$run/replay.rsv-kern-blind.txt"
 		sig=$(grep -E '^mbdiff: .*(finding|divergence|expectation)' <<<"$res" | head -n 1 || true)
@@ -585,6 +598,7 @@ report_row() {
 	fi
 	{
 		printf '# real-result: %s\n' "$want"
+		printf '# real-variants: %s\n' "$(variants_for "$series")"
 		printf '# boot lab (scripts/boot-lab.sh, docs/boot-lab.md): %s on %s %s\n' "$name" "$arch" "$kver"
 		printf '# layout: %s\n' "$summary"
 		"$mbdiff" convert "$run/trace.mbt" -o "$run/trace.printed.mbt" --to mbt >/dev/null 2>&1 &&

@@ -168,7 +168,7 @@ void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *firs
 	}
 	mbd_imp_printf(&x->body, "# checkpoint: %s:%u\n", first->src, first->no);
 	if (d->unknown_flags)
-		mbd_imp_printf(&x->body, "# (%zu regions carry flags the model does not have, v6.16+ "
+		mbd_imp_printf(&x->body, "# (%zu regions carry flags a trace cannot write, v6.16+ "
 			       "RSRV_KERN 0x20 or KHO_SCRATCH 0x40: their flags are not checked)\n",
 			       d->unknown_flags);
 	for (int t = 0; t < 2; t++) {

@@ -114,7 +114,7 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 	}
 	mbd_imp_comment(x, l, "");
 	if (kind == MBD_OP_RESERVE && (rsv_flags & ~(uint64_t)0x1f || op.nid >= 0) && name[0] == '_')
-		mbd_imp_printf(&x->body, "# (reserved with nid %d flags 0x%llx: the model's "
+		mbd_imp_printf(&x->body, "# (reserved with nid %d flags 0x%llx: the trace's "
 			       "memblock_reserve has neither; v6.16+ marks memblock's own "
 			       "reservations RSRV_KERN 0x20)\n", (int)op.nid, (ull)rsv_flags);
 	if (kind == MBD_OP_RESERVE) {

@@ -6,6 +6,8 @@
  *   "   0: 0x0000000040000000..0x00000000bfffffff    0 NONE"  (later: node,
  *                                                  flag names joined by |)
  * The end is inclusive; a node printed as "x" is MAX_NUMNODES (no node).
+ * RSV_KERN (v6.16+) and KHO_SCRATCH are left unchecked: .mbt flags stop
+ * at 0x1f.
  * debugfs prints no header: the line before the view must name the array
  * ("cat /sys/kernel/debug/memblock/reserved", or a marker saying so).
  */
@@ -23,7 +25,7 @@ static const struct {
 	{ "DRV_MNG", 0x8 }, { "RSV_NIT", 0x10 },
 };
 
-/* "NOMAP|HOTPLUG" -> bits; false if one of them is not a flag we model. */
+/* "NOMAP|HOTPLUG" -> bits; false if one of them is not a flag a trace can write. */
 static bool flags_of(const char *s, size_t len, uint32_t *bits)
 {
 	*bits = 0;
