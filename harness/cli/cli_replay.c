@@ -12,6 +12,7 @@
 
 #include "mbd_cli.h"
 #include "mbd_input.h"
+#include "mbd_known.h"
 #include "mbd_report.h"
 #include "mbd_svg.h"
 
@@ -44,13 +45,15 @@ int mbd_cli_replay(int argc, char **argv)
 	struct mbd_paths inputs = { 0 };
 	struct mbd_runner *r = NULL;
 	struct mbd_trace t;
-	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0, crashed = 0;
+	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0, crashed = 0, n_known = 0;
 	bool quiet = false, only_files = false;
 	int errors = 0, status;
-	const char *svg = NULL;
+	const char *svg = NULL, *known_file = NULL;
+	struct mbd_known known;
 	char **args;
 
 	mbd_cli_opts_default(&o);
+	mbd_known_init(&known);
 	args = calloc((size_t)argc, sizeof(*args));
 	if (!args)
 		return mbd_cli_internal("out of memory");
@@ -73,6 +76,11 @@ int mbd_cli_replay(int argc, char **argv)
 		m = mbd_cli_match(argc, argv, &i, "--svg", &svg);
 		if (m != 0 && (m < 0 || !*svg))
 			m = (mbd_cli_bad_usage("replay: --svg needs a file name"), -1);
+		if (m == 0) {
+			m = mbd_cli_match(argc, argv, &i, "--known", &known_file);
+			if (m != 0 && (m < 0 || !*known_file))
+				m = (mbd_cli_bad_usage("replay: --known needs a file"), -1);
+		}
 		if (m == 0)
 			m = mbd_cli_common_opt(argc, argv, &i, &o);
 		if (m == 0)
@@ -85,6 +93,10 @@ int mbd_cli_replay(int argc, char **argv)
 	if (n_args == 0) {
 		free(args);
 		return mbd_cli_bad_usage("replay: no input files");
+	}
+	if (known_file && mbd_known_load(&known, known_file, stderr)) {
+		free(args);
+		return MBD_EXIT_ERROR;
 	}
 	r = mbd_cli_runner(&o);
 	if (!r) {
@@ -128,6 +140,11 @@ int mbd_cli_replay(int argc, char **argv)
 		if (rc < 0) {
 			mbd_cli_internal("%s: internal error (out of memory)", path);
 			crashed++;
+		} else if (rc == 1 && mbd_known_match(&known, v.signature)) {
+			/* explained by upstream history: one line, not a report */
+			n_known++;
+			printf("known: %s: %s | %s\n", path, v.signature,
+			       mbd_known_match(&known, v.signature)->commit);
 		} else if (rc == 1) {
 			divergent++;
 			printf("input: %s\n", path);
@@ -145,6 +162,8 @@ int mbd_cli_replay(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("replayed %zu inputs: %zu divergent", replayed, divergent);
+	if (known_file)
+		printf(", %zu known differences", n_known);
 	if (faults)
 		printf(", %zu baseline faults", faults);
 	if (errors)
@@ -153,6 +172,7 @@ int mbd_cli_replay(int argc, char **argv)
 	mbd_trace_free(&t);
 	mbd_paths_free(&inputs);
 	mbd_runner_free(r);
+	mbd_known_free(&known);
 	status = crashed ? MBD_EXIT_CRASH : errors ? MBD_EXIT_ERROR :
 		 divergent ? MBD_EXIT_DIVERGENT : MBD_EXIT_OK;
 	return status;

@@ -37,22 +37,36 @@ void mbd_imp_printf(struct obuf *b, const char *fmt, ...)
 	}
 }
 
+static void vfail(struct ictx *x, const struct line *l, unsigned no, const char *fmt,
+		  va_list ap)
+{
+	int n;
 
-int mbd_imp_fail(struct ictx *x, const struct line *l, unsigned no, const char *fmt, ...)
+	if (x->err[0])
+		return;
+	n = snprintf(x->err, sizeof(x->err), "%s:%u: error: ", l ? l->path : "<log>",
+		     no ? no : l ? l->no : 0);
+	if (n < 0 || (size_t)n >= sizeof(x->err))
+		return;
+	vsnprintf(x->err + n, sizeof(x->err) - (size_t)n, fmt, ap);
+}
+
+void mbd_imp_fail(struct ictx *x, const struct line *l, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!l)
-		l = x->cur;
-	if (x->failed || !x->d)
-		return -1;
-	x->failed = true;
-	x->d->file = l ? l->path : "<log>";
-	x->d->line = no ? no : l ? l->no : 0;
 	va_start(ap, fmt);
-	vsnprintf(x->d->msg, sizeof(x->d->msg), fmt, ap);
+	vfail(x, l ? l : x->cur, 0, fmt, ap);
 	va_end(ap);
-	return -1;
+}
+
+void mbd_imp_fail_at(struct ictx *x, unsigned no, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(x, x->cur, no, fmt, ap);
+	va_end(ap);
 }
 
 int mbd_imp_nid(struct ictx *x, unsigned no, const char *s, int32_t *nid, const char **end)
@@ -61,13 +75,17 @@ int mbd_imp_nid(struct ictx *x, unsigned no, const char *s, int32_t *nid, const 
 	const char *tok = s;
 	uint64_t v;
 
-	if (!mbd_imp_decnum(s + neg, &v, end))
-		return mbd_imp_fail(x, NULL, no, "bad nid \"%.20s\": expected -1 (NUMA_NO_NODE) to %d "
-				    "(MAX_NUMNODES)", tok, MBD_MAX_NUMNODES);
-	if (neg ? v > 1 : v > MBD_MAX_NUMNODES)
-		return mbd_imp_fail(x, NULL, no, "nid %.*s out of range: expected -1 (NUMA_NO_NODE) "
-				    "to %d (MAX_NUMNODES)", (int)(*end - tok > 40 ? 40 : *end - tok),
-				    tok, MBD_MAX_NUMNODES);
+	if (!mbd_imp_decnum(s + neg, &v, end)) {
+		mbd_imp_fail_at(x, no, "bad nid \"%.20s\": expected -1 (NUMA_NO_NODE) to %d "
+				"(MAX_NUMNODES)", tok, MBD_MAX_NUMNODES);
+		return -1;
+	}
+	if (neg ? v > 1 : v > MBD_MAX_NUMNODES) {
+		mbd_imp_fail_at(x, no, "nid %.*s out of range: expected -1 (NUMA_NO_NODE) "
+				"to %d (MAX_NUMNODES)", (int)(*end - tok > 40 ? 40 : *end - tok),
+				tok, MBD_MAX_NUMNODES);
+		return -1;
+	}
 	*nid = neg ? -(int32_t)v : (int32_t)v;
 	return 0;
 }
@@ -89,10 +107,10 @@ void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op,
 	struct mbd_diag d;
 	int len;
 
-	if (x->failed)
+	if (x->err[0])
 		return;
 	if (x->ops >= MBD_TEXT_MAX_OPS) {
-		mbd_imp_fail(x, NULL, no, "too many calls: a trace holds at most %u",
+		mbd_imp_fail_at(x, no, "too many calls: a trace holds at most %u",
 			     MBD_TEXT_MAX_OPS);
 		return;
 	}
@@ -101,7 +119,7 @@ void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op,
 	mbd_trace_init(&t);
 	if (len < 0 || (size_t)len >= sizeof(x->tmp) ||
 	    mbd_text_parse(x->tmp, (size_t)len, "", &t, &d) != 0) {
-		mbd_imp_fail(x, NULL, no, "%s (as the call \"%.80s\")",
+		mbd_imp_fail_at(x, no, "%s (as the call \"%.80s\")",
 			     len < 0 || (size_t)len >= sizeof(x->tmp) ? "too long" : d.msg, x->tmp);
 		mbd_trace_free(&t);
 		return;
@@ -138,21 +156,21 @@ void mbd_imp_emit_expect(struct ictx *x, const struct mbd_expect *e)
 {
 	unsigned no = e->line;
 
-	if (x->failed)
+	if (x->err[0])
 		return;
 	if ((e->have & MBD_EXPECT_HAS_NID) && (e->nid < MBD_NUMA_NO_NODE || e->nid > MBD_MAX_NUMNODES)) {
-		mbd_imp_fail(x, NULL, no, "node %d out of range: expected -1 (NUMA_NO_NODE) to %d",
+		mbd_imp_fail_at(x, no, "node %d out of range: expected -1 (NUMA_NO_NODE) to %d",
 			     (int)e->nid, MBD_MAX_NUMNODES);
 		return;
 	}
 	if (e->what == MBD_EXPECT_REGION && e->size && e->base + (e->size - 1) < e->base) {
-		mbd_imp_fail(x, NULL, no, "region at 0x%llx of size 0x%llx wraps past 2^64",
+		mbd_imp_fail_at(x, no, "region at 0x%llx of size 0x%llx wraps past 2^64",
 			     (ull)e->base, (ull)e->size);
 		return;
 	}
 	if (((e->have & MBD_EXPECT_HAS_CNT) && e->cnt > MAX_REGIONS) ||
 	    ((e->have & MBD_EXPECT_HAS_MAX) && (e->max == 0 || e->max > MAX_REGIONS))) {
-		mbd_imp_fail(x, NULL, no, "%s %llu out of range: expected %s..2^32 regions",
+		mbd_imp_fail_at(x, no, "%s %llu out of range: expected %s..2^32 regions",
 			     (e->have & MBD_EXPECT_HAS_MAX) ? "array size" : "region count",
 			     (ull)((e->have & MBD_EXPECT_HAS_MAX) ? e->max : e->cnt),
 			     (e->have & MBD_EXPECT_HAS_MAX) ? "1" : "0");

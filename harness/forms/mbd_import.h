@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Boot-log importer: dmesg text (memblock=debug, memory maps, MEMBLOCK dumps)
- * into .mbt text. See docs/real-boots.md and `mbdiff import --help`. */
+/* Boot-log importer: dmesg text (memblock=debug, memory maps, MEMBLOCK dumps,
+ * debugfs memblock arrays) into .mbt text. See docs/real-boots.md and
+ * `mbdiff import --help`. */
 #ifndef MBD_IMPORT_H
 #define MBD_IMPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mbd_text.h"
+
+#define MBD_IMPORT_ERROR_MAX 4608
 
 enum mbd_import_conv { MBD_CONV_AUTO = 0, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE };
 
@@ -30,6 +34,15 @@ struct mbd_import_stats {
 	size_t unparsed;       /* lines nothing recognised */
 	enum mbd_import_conv conv; /* the convention used */
 	int conv_auto;         /* 1 if it was detected */
+	/* "PATH:LINE: error: what" when mbd_import returns -2 (room for a long path) */
+	char error[MBD_IMPORT_ERROR_MAX];
+};
+
+struct mbd_import_opts {
+	enum mbd_import_conv conv;
+	/* the kernel's initial array sizes (0: from the log, else 128), e.g.
+	 * arm64's INIT_MEMBLOCK_RESERVED_REGIONS = 128 + NR_CPUS + 1 */
+	uint32_t memory_max, reserved_max;
 };
 
 /*
@@ -37,10 +50,10 @@ struct mbd_import_stats {
  * *out. unparsed, if non-NULL, gets one "NAME:LINE: text" line per
  * unrecognised source line. Every value written is range-checked by the
  * .mbt parser's own rules at the log line it comes from. Returns 0, -1 (out
- * of memory) or -2: a value out of range, d (if non-NULL) says where.
+ * of memory), or -2 when the log cannot be imported faithfully (st->error
+ * says where and why: "PATH:LINE: error: what").
  */
-int mbd_import(const struct mbd_import_src *srcs, size_t n, enum mbd_import_conv conv,
-	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed,
-	       struct mbd_diag *d);
+int mbd_import(const struct mbd_import_src *srcs, size_t n, const struct mbd_import_opts *opts,
+	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed);
 
 #endif

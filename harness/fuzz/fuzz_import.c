@@ -52,25 +52,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		MBD_CONV_AUTO, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE,
 	};
 	struct mbd_import_src src = { "input.log", NULL, 0, NULL };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
 	struct mbd_import_stats st, st2;
-	struct mbd_diag d, d2;
+	struct mbd_diag d;
 	struct mbd_trace t;
 	char *out = NULL, *out2 = NULL;
 	size_t len = 0, len2 = 0;
-	enum mbd_import_conv conv;
+	unsigned long line;
+	char *rest = NULL;
 	int rc, rc2;
 
 	if (size == 0)
 		return 0;
-	conv = convs[data[0] % 3];
+	o.conv = convs[data[0] % 3];
 	src.buf = (const char *)data + 1;
 	src.len = size - 1;
-	rc = mbd_import(&src, 1, conv, &out, &len, &st, NULL, &d);
+	rc = mbd_import(&src, 1, &o, &out, &len, &st, NULL);
 	if (rc == -1)
 		return 0; /* out of memory: the engine's -rss_limit_mb speaks */
 	if (rc != 0) {
-		if (rc != -2 || !d.file || strcmp(d.file, "input.log") != 0 || d.line == 0 ||
-		    d.line > count_lines(src.buf, src.len) || !d.msg[0])
+		/* "input.log:LINE: error: what" */
+		line = rc == -2 && !strncmp(st.error, "input.log:", 10) ?
+		       strtoul(st.error + 10, &rest, 10) : 0;
+		if (!line || line > count_lines(src.buf, src.len) || strncmp(rest, ": error: ", 9) ||
+		    !rest[9])
 			violated("a refusal without the log, a line inside it and a message",
 				 NULL, 0);
 		return 0;
@@ -83,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (t.n_ops != st.ops)
 		violated("the imported text does not have the ops the importer counted", out, len);
 	mbd_trace_free(&t);
-	rc2 = mbd_import(&src, 1, conv, &out2, &len2, &st2, NULL, &d2);
+	rc2 = mbd_import(&src, 1, &o, &out2, &len2, &st2, NULL);
 	if (rc2 != 0 || len2 != len || memcmp(out, out2, len) != 0)
 		violated("importing the same log twice gives different text", out, len);
 	free(out);

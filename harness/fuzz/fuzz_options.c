@@ -184,6 +184,12 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 		rc = need_value("min-class", val, "CLASS", err);
 		if (!rc)
 			rc = parse_min_class(o, val, err);
+	} else if (opt_is(arg, "known", &val)) {
+		rc = need_value("known", val, "FILE", err);
+		o->known = val;
+	} else if (opt_is(arg, "keep-going", &val)) {
+		rc = need_value("keep-going", val, "DIR", err);
+		o->keep_going = val;
 	} else if (opt_is(arg, "verbose", &val)) {
 		rc = parse_verbose(o, val, err);
 	} else if (opt_is(arg, "help", &val)) {
@@ -244,6 +250,11 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"                         a WARN count alone is not reported)\n"
 		"  --no-skip-baseline-faults  when the baseline itself faults, go\n"
 		"                         on and report the divergence that follows\n"
+		"  --known=FILE           divergences whose signature FILE lists\n"
+		"                         (tests/algorithms/kernel-trees/known/) are no crash;\n"
+		"                         each distinct one is printed once\n"
+		"  --keep-going=DIR       nor are the others: each distinct one is\n"
+		"                         reported once and its input saved in DIR\n"
 		"  --verbose[=N]          kernel pr_*() output and clean-run lines\n"
 		"  --help                 this text\n"
 		"The AFL++ target also reads options from $" MBD_FUZZ_ARGS_ENV ".\n",

@@ -30,6 +30,11 @@ struct mbd_fuzz_opts {
 	enum mbd_decoder decoder;
 	struct mbd_runner_opts runner;
 	bool help;                /* --help was given */
+	/* --known=FILE: signatures listed there are no crash (mbd_known.h) */
+	const char *known;
+	/* --keep-going=DIR: an unexplained divergence is no crash either; its
+	 * input goes to DIR once per distinct signature */
+	const char *keep_going;
 };
 
 void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o);

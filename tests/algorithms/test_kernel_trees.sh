@@ -24,7 +24,9 @@
 # V.expected: comment lines, then entries. An entry is a block of comment
 # lines (why: the upstream change behind the difference) followed by the
 # lines it explains, one signature a line:
-#   pair FILE SIGNATURE    reference~kernel:tree, --no-expect --no-oracle
+#   pair FILE SIGNATURE    BASELINE~kernel:tree, --no-expect --no-oracle
+#                          (BASELINE: "# baseline: NAME" in the header, else
+#                          reference)
 #                          (all with --min-class warning: every difference)
 #   alone FILE SIGNATURE   kernel:tree alone, oracle on
 # (the variant is called kernel:tree in the file, whatever its build name).
@@ -163,13 +165,20 @@ sigs() {
 			print tag, f, line
 		}' "$2"
 }
-"$mbdiff" replay --quiet --min-class warning --no-expect --no-oracle --variants "reference,kernel:$n" \
+# the model to compare with: "# baseline: NAME" in the header, else the
+# reference (older files agree best with the model of their own era)
+baseline=reference
+if [[ -f $expect ]]; then
+	b=$(sed -n 's/^# baseline:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$expect" | head -n 1)
+	[[ -z $b ]] || baseline=$b
+fi
+"$mbdiff" replay --quiet --min-class warning --no-expect --no-oracle --variants "$baseline,kernel:$n" \
 	"$src/corpus/seeds" "$src/corpus/regressions" "$src/corpus/real" >"$work/$n.pair.out" 2>&1
 "$mbdiff" replay --quiet --min-class warning --variants "kernel:$n" "$src/corpus/regressions/reference" \
 	>"$work/$n.alone.out" 2>&1
 { sigs pair "$work/$n.pair.out"; sigs alone "$work/$n.alone.out"; } | sort >"$work/$n.got"
 inputs=$(find "$src/corpus/seeds" "$src/corpus/regressions" "$src/corpus/real" -name '*.mbt' | wc -l)
-echo "v$version: $(grep -c '^pair ' "$work/$n.got") of $inputs corpus inputs differ from the reference," \
+echo "v$version: $(grep -c '^pair ' "$work/$n.got") of $inputs corpus inputs differ from $baseline," \
 	"$(grep -c '^alone ' "$work/$n.got") oracle findings alone"
 
 if ((update)); then
