@@ -2,9 +2,12 @@
 /* Known-differences files and sets of distinct signatures (mbd_known.h). */
 #define _POSIX_C_SOURCE 200809L /* strdup, fnmatch */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mbd_known.h"
 
@@ -113,13 +116,28 @@ int mbd_known_load(struct mbd_known *k, const char *path, FILE *err)
 {
 	char buf[KNOWN_LINE_MAX], other[256];
 	const char *bad = NULL;
-	int line = 0;
+	int line = 0, fd;
+	struct stat sb;
 	FILE *f;
 
 	mbd_known_free(k);
-	f = fopen(path, "r");
+	/* non-blocking open: a FIFO nobody writes is refused, not waited on */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb) != 0) {
+		fprintf(err, "%s: error: cannot read: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		fprintf(err, "%s: error: cannot read: not a regular file\n", path);
+		close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "r");
 	if (!f) {
 		fprintf(err, "%s: error: cannot read: %s\n", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	while (!bad && fgets(buf, sizeof(buf), f)) {

@@ -190,6 +190,11 @@ for r in "$mbdiff convert fifo.mbt -o x.bin" "$mbdiff minimize fifo.mbt -o x.mbt
 	grep -q 'Success' err.txt && bad "${cmd[*]} said Success" || ok
 	[[ ! -e x.bin && ! -e x.mbt ]] && ok || bad "${cmd[*]} wrote output"
 done
+# a known-differences file that is a FIFO or a device: refused, no wait
+for k in fifo.mbt /dev/zero; do
+	expect 2 "mbdiff replay --known $k" "$mbdiff" replay --known "$k" empty
+	said "$k: error: cannot read" "mbdiff replay --known $k"
+done
 # over the size bound (256 MiB): a sparse file, refused before reading
 truncate -s 300M huge.mbt
 expect 2 "convert of a 300 MiB file" "$mbdiff" convert huge.mbt -o x.bin
