@@ -78,6 +78,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			*dst = val;
 		} else if (!strcmp(opt, "--quiet") || !strcmp(opt, "-q")) {
 			a->x.progress = 0;
+		} else if (!strcmp(opt, "--first")) {
+			a->x.first = true;
 		} else if (!strcmp(opt, "--no-merge")) {
 			a->x.merge = false;
 		} else if ((m = mbd_cli_common_opt(argc, argv, &i, &a->o)) != 0) {
@@ -201,7 +203,7 @@ static int report(const struct xargs *a, const struct mbd_alphabet *al,
 	       "depth %zu, %s traces, %llu distinct states, %llu runs, %.1f s\n",
 	       variants, al->name, al->n_ops, al->n_roots, r->depth_done, n,
 	       (unsigned long long)r->states, (unsigned long long)r->runs, r->seconds);
-	if (!r->complete)
+	if (!r->complete && !a->x.first)
 		printf("explore: stopped before depth %zu: %s\n", a->x.depth, r->stop_reason);
 	for (size_t k = 0; k < r->n_found; k++)
 		if (write_finding(a, al, variants, &r->found[k], k, r->depth_done))

@@ -330,8 +330,6 @@ static int finish(struct pstate *p, struct mbd_alphabet *a)
 		       fail(p, "range before any addresses line");
 	for (size_t i = 0; i < p->n_range; i++) {
 		p->line = p->range_lineno[i];
-		if (!p->have_points)
-			return fail(p, "range needs an addresses line");
 		if (expand_range(p, p->range_lines[i]))
 			return -1;
 	}

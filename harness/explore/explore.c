@@ -184,6 +184,14 @@ damaged:
 	return -1;
 }
 
+static bool has_divergence(const struct mbd_xsearch *s)
+{
+	for (size_t i = 0; i < s->n_found; i++)
+		if (!s->found[i].baseline_fault)
+			return true;
+	return false;
+}
+
 static int search(struct mbd_xsearch *s, struct mbd_explore_result *r)
 {
 	size_t lo = 0, d = 0;
@@ -211,6 +219,11 @@ static int search(struct mbd_xsearch *s, struct mbd_explore_result *r)
 		lo = hi;
 		if (s->o->checkpoint && save(s, d, lo))
 			return -1;
+		if (s->o->first && has_divergence(s)) {
+			snprintf(s->stop_reason, sizeof(s->stop_reason),
+				 "--first: depth %zu diverges", d);
+			return fill_result(s, r, d, s->store.n);
+		}
 		if (hi == s->store.n && store)
 			break; /* nothing new: every deeper trace is covered */
 	}

@@ -61,6 +61,7 @@ struct mbd_explore_opts {
 	double time_limit;     /* seconds, 0 for none: stop after the last
 				  depth completed in time */
 	int progress;          /* 0 silent, 1 a progress line on stderr */
+	bool first;            /* stop after the first depth that diverges */
 	bool merge;            /* expand a state once (false: every trace,
 				  for checking the state hash) */
 	const char *checkpoint; /* written after every completed depth */
