@@ -132,8 +132,8 @@ static void cap_stop(struct mbd_xsearch *s)
 {
 	s->stop = true;
 	snprintf(s->stop_reason, sizeof(s->stop_reason),
-		 "the cap of %zu states was reached (about %zu MB; raise --max-states)",
-		 s->o->max_states, s->o->max_states * 32 / 1000000);
+		 "the cap of %zu states was reached (at most %zu MB; raise --max-states)",
+		 s->o->max_states, s->o->max_states * 64 / 1000000);
 }
 
 /* A new child state: kept unless seen (or merging is off). */
@@ -168,8 +168,9 @@ static void progress(struct mbd_xsearch *s, size_t depth, uint64_t done,
 	if (!s->o->progress)
 		return;
 	fprintf(stderr, "explore: depth %zu/%zu  %" PRIu64 "/%" PRIu64
-		" runs  %zu states  %.0f runs/s  level ETA %.0f s  (%.0f s)%s",
-		depth, s->o->depth, done, total, s->store.n, rate, eta,
+		" runs  %.0f runs/s  %zu states  %.0f states/s  level ETA %.0f s  (%.0f s)%s",
+		depth, s->o->depth, done, total, rate, s->store.n,
+		(double)s->store.n / (now - s->t0 + 1e-9), eta,
 		now - s->t0 + s->t_prev, final ? "\n" : "\r");
 	if (!final && !isatty(2))
 		fputc('\n', stderr);
