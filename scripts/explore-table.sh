@@ -9,7 +9,7 @@
 # 1. For every patch and mutant of `mbdiff list`: `mbdiff explore --first`
 #    against the reference at --min-class warning (the class
 #    docs/detection.md measured libFuzzer at), over the shipped alphabets in
-#    turn (default, flags, alloc, top, kernel128) until one diverges: the
+#    turn (default, flags, alloc, top, trim, kernel128) until one diverges: the
 #    depth of the shortest counterexample, the time to it, its signatures,
 #    next to libFuzzer's median time from docs/detection.md.
 # 2. For the pairs that agree at --min-class capacity (reference~reference-
@@ -115,7 +115,7 @@ if ! skipped variants; then
 		echo '## Shortest counterexamples of every patch and mutant'
 		echo
 		echo "\`mbdiff explore --variants reference,V --alphabet A --depth 4 --first --min-class warning --time $budget -j $jobs\`,"
-		echo 'alphabets tried in the order default, flags, alloc, top, kernel128 until one diverges.'
+		echo 'alphabets tried in the order default, flags, alloc, top, trim, kernel128 until one diverges.'
 		echo '"calls" is the length of the shortest counterexample (every shorter trace over that alphabet'
 		echo 'agrees); "s" the wall-clock time of the search up to and including that depth; "signatures" how many'
 		echo 'distinct signatures have a counterexample of that length. libFuzzer: the median time to the first'
@@ -128,7 +128,7 @@ if ! skipped variants; then
 	while read -r v kind; do
 		[[ -z $only || ,$only, == *,$v,* ]] || continue
 		row="| $v | $kind | none within depth 4 | | | | | $(fuzz_median "$v") | $(fuzz_classes "$v") |"
-		for a in default flags alloc top kernel128; do
+		for a in default flags alloc top trim kernel128; do
 			log=$work/v-$v-$a.txt
 			mbd_log "$v over $a"
 			explore "$log" --variants "reference,$v" --alphabet "$alphas/$a.alpha" --depth 4 \

@@ -214,6 +214,8 @@ static int report(const struct xargs *a, const struct mbd_alphabet *al,
 		return want ? (printf("explore: certificate NOT verified: the search "
 				      "diverges\n"), MBD_EXIT_DIVERGENT) : MBD_EXIT_DIVERGENT;
 	}
+	if (r->depth_done == 0)
+		return mbd_cli_error("explore: no depth completed: %s", r->stop_reason);
 	mbd_xcert_from(&c, al, variants, a->x.ropts.min_class, r);
 	if (!want)
 		return write_cert(a->outdir, &c);

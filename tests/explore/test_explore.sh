@@ -103,6 +103,13 @@ cmp -s "$work/twin/certificate.txt" "$work/twinj2/certificate.txt" && ok || bad 
 run wrongck --alphabet "$alpha" --variants reference,reference-twin --depth 3 --resume "$work/ck.bin"
 [[ $rc == 2 ]] && grep -q 'checkpoint of another search' "$work/wrongck.err" && ok || bad "foreign checkpoint: exit $rc"
 
+# ---- the state cap stops the search with a certificate of the depth completed
+run cap --alphabet "$alpha" --variants reference,reference-twin --depth 3 --max-states 30 -o "$work/cap"
+[[ $rc == 0 ]] && grep -q 'the cap of 30 states was reached' "$work/cap.txt" &&
+	grep -q '^depth 1$' "$work/cap/certificate.txt" && ok || bad "--max-states 30: exit $rc: $(cat "$work/cap.txt")"
+run cap2 --alphabet "$alpha" --variants reference,reference-twin --depth 3 --max-states 1
+[[ $rc == 2 ]] && ok || bad "--max-states 1: exit $rc, want 2 (no depth completed)"
+
 # ---- bad alphabets: file:line, exit 2, nothing written
 bad_alpha() { # LINE PATTERN CONTENT...
 	local line=$1 pat=$2
