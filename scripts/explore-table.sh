@@ -213,10 +213,12 @@ if ! skipped minimize; then
 		echo 'For each minimized regression of corpus/regressions/: an alphabet of its own addresses (every'
 		echo 'base), sizes and calls, and its config; `mbdiff explore` to the trace'"'"'s length with its'
 		echo "variants and options (\`--time $budget -j $jobs\`). \"explore\" is the length of explore's shortest"
-		echo 'trace with the same signature key.'
+		echo 'trace with the same signature key; "shipped alphabets" the shortest with that key among the'
+		echo 'searches of the first table (other addresses and configurations than the regression'"'"'s own;'
+		echo 'blank when those searches stopped before reaching it).'
 		echo
-		echo '| regression | signature key | minimized calls | explore calls | |'
-		echo '|---|---|---|---|---|'
+		echo '| regression | signature key | minimized calls | explore calls | | shipped alphabets |'
+		echo '|---|---|---|---|---|---|'
 	} >"$work/minimize.md"
 	while IFS= read -r f; do
 		rel=${f#"$MBD_ROOT/corpus/regressions/"}
@@ -240,6 +242,16 @@ if ! skipped minimize; then
 				break
 			fi
 		done < <(grep -E '^(shortest|baseline fault),' "$log" | sed 's/ *->.*//')
+		# the same key among part 1's searches over the shipped alphabets
+		nsh=
+		for plog in "$work"/v-*.txt; do
+			[[ -f $plog ]] || continue
+			while IFS= read -r l; do
+				[[ $(sig_key <<<"${l#*: }") == "$key" ]] || continue
+				l=$(sed -n 's/^shortest, \([0-9]*\) calls*: .*/\1/p' <<<"$l")
+				if [[ -z $nsh ]] || ((l < nsh)); then nsh=$l; fi
+			done < <(grep '^shortest,' "$plog" | sed 's/ *->.*//')
+		done
 		verdict='equal'
 		if [[ -z $nex ]]; then
 			verdict='not reached in time'
@@ -249,7 +261,7 @@ if ! skipped minimize; then
 			verdict='LONGER'
 			longer=1
 		fi
-		echo "| $rel | \`$key\` | $nmin | ${nex:--} | $verdict |" >>"$work/minimize.md"
+		echo "| $rel | \`$key\` | $nmin | ${nex:--} | $verdict | ${nsh:--} |" >>"$work/minimize.md"
 	done < <(find "$MBD_ROOT/corpus/regressions" -name '*.mbt' | sort)
 fi
 
