@@ -29,15 +29,23 @@ void mbd_xcert_from(struct mbd_xcert *c, const struct mbd_alphabet *a,
 	c->baseline_faults = r->n_found - r->n_divergent;
 }
 
+void mbd_xcert_claim(const struct mbd_xcert *c, char *buf, size_t n)
+{
+	snprintf(buf, n, "no divergence at class >= %s among all %s traces of <= %zu "
+		 "calls over alphabet %s (%" PRIu64 " distinct states)",
+		 mbd_class_name(c->min_class), c->traces, c->depth, c->alphabet,
+		 c->states);
+}
+
 int mbd_xcert_write(FILE *out, const struct mbd_xcert *c)
 {
+	char claim[400];
+
 	fprintf(out, "# mbdiff explore certificate; re-check with\n"
 		"#   mbdiff explore --verify THIS_FILE --alphabet FILE\n"
 		"# (baseline faults are findings about the first variant alone)\n");
-	fprintf(out, "claim no divergence at class >= %s among all %s traces of <= %zu "
-		"calls over alphabet %s (%" PRIu64 " distinct states)\n",
-		mbd_class_name(c->min_class), c->traces, c->depth, c->alphabet,
-		c->states);
+	mbd_xcert_claim(c, claim, sizeof(claim));
+	fprintf(out, "claim %s\n", claim);
 	fprintf(out, "variants %s\n", c->variants);
 	fprintf(out, "alphabet %s\n", c->alphabet);
 	fprintf(out, "alphabet-hash %016" PRIx64 "%016" PRIx64 "\n", c->hash[0], c->hash[1]);

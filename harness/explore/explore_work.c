@@ -100,7 +100,7 @@ enum outcome { OUT_LIVE, OUT_TERMINAL, OUT_FOUND, OUT_ERROR };
 /* Run node's calls plus op from reset and judge the last call. */
 static enum outcome run_child(struct mbd_xsearch *s, size_t node, uint16_t op,
 			      struct mbd_verdict *v, char *key, size_t kn,
-			      uint64_t hash[2])
+			      uint64_t hash[2], bool store)
 {
 	size_t root, d = mbd_xstore_path(&s->store, node, s->idx, s->o->depth, &root);
 	int ret;
@@ -124,7 +124,9 @@ static enum outcome run_child(struct mbd_xsearch *s, size_t node, uint16_t op,
 		s->terminal++;
 		return OUT_TERMINAL;
 	}
-	mbd_xstate_digest(s->runner, &s->t, hash);
+	/* the last level's states are not kept: no need to hash them */
+	if (store)
+		mbd_xstate_digest(s->runner, &s->t, hash);
 	return OUT_LIVE;
 }
 
@@ -208,7 +210,8 @@ static int expand(struct mbd_xsearch *s, size_t lo, size_t hi, size_t depth,
 		for (size_t k = 0; k < n_ops && !s->stop; k++) {
 			uint64_t hash[2] = { 0, 0 };
 			struct rec rc = { .op = (uint16_t)k, .parent = (uint32_t)i };
-			enum outcome oc = run_child(s, i, (uint16_t)k, &v, key, sizeof(key), hash);
+			enum outcome oc = run_child(s, i, (uint16_t)k, &v, key, sizeof(key), hash,
+						   store);
 			bool added = false;
 			size_t before = s->n_found;
 

@@ -126,11 +126,26 @@ struct mbd_xcert {
 void mbd_xcert_from(struct mbd_xcert *c, const struct mbd_alphabet *a,
 		    const char *variants, enum mbd_class min_class,
 		    const struct mbd_explore_result *r);
+/* "no divergence at class >= C among all N traces of <= K calls over
+ * alphabet A (S distinct states)" */
+void mbd_xcert_claim(const struct mbd_xcert *c, char *buf, size_t n);
 int mbd_xcert_write(FILE *out, const struct mbd_xcert *c);
 /* Returns 0, or -1 with d filled. */
 int mbd_xcert_parse(const char *buf, size_t len, const char *fname,
 		    struct mbd_xcert *c, struct mbd_diag *d);
 /* Same claim: every field equal. */
 bool mbd_xcert_equal(const struct mbd_xcert *a, const struct mbd_xcert *b);
+
+/* ----------------------------------------------------------- quick check */
+
+/*
+ * A short search for `mbdiff check`: alphabet file, variants, depth, a time
+ * limit in seconds (0: none), the class. Returns 0 when clean (line: the
+ * certificate's claim), 1 on a divergence (line: the signature of the
+ * first shortest counterexample), -1 on an error (line: what; also printed).
+ */
+int mbd_explore_quick(const char *alphabet, const struct mbd_variant *const *vs,
+		      size_t n, size_t depth, double seconds,
+		      enum mbd_class min_class, char *line, size_t len);
 
 #endif
