@@ -34,6 +34,7 @@ void mbd_oracle_digest(const struct mbd_oracle *o, mbd_oracle_feed feed,
 	w[3] = (uint64_t)o->resize | (uint64_t)o->slab << 1 |
 	       (uint64_t)o->bottom_up << 2 | (uint64_t)o->mirror_cfg << 3 |
 	       (uint64_t)o->movable << 4 | (uint64_t)o->has_mirror << 5 |
-	       (uint64_t)o->broken << 6;
+	       (uint64_t)o->broken << 6 | (uint64_t)o->rsrv_kern << 7 |
+	       (uint64_t)o->late_free << 8;
 	feed(ctx, w, sizeof(w));
 }
