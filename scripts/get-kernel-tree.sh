@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: scripts/get-kernel-tree.sh [--version V]... [--dest DIR] [--force] [--print]
+# Usage: scripts/get-kernel-tree.sh [--version V]... [--dest DIR] [--deb-cache DIR]
+#                                   [--apt-dir DIR] [--update] [--force] [--print] [--available]
 #
 # Fetch a real kernel's mm/memblock.c and include/linux/memblock.h from
 # Debian's linux-source-V package and lay them out as a minimal kernel
@@ -10,21 +11,40 @@
 #   DIR/linux-V/mm/memblock.c
 #   DIR/linux-V/include/linux/memblock.h
 #   DIR/linux-V/Makefile
+#   DIR/linux-V/SOURCE         which .deb it came from
 #
 # For machines without a kernel checkout: the trees are what
 # scripts/kernel-variant.sh --tree takes, and what scripts/test.sh uses for
 # the kernel-variant/real-* tests. Nothing lands in the source tree (the
 # default DIR, build/kernel-trees, is ignored by git). A tree that is
-# already there is kept unless --force. The package (about 150 MB) is
-# downloaded with apt-get into a temporary folder and deleted afterwards.
+# already there is kept unless --force.
+#
+# The package comes from the Debian archive through a private apt
+# configuration in build/apt (its own sources list of every Debian suite
+# that carries kernel sources, its own package lists and cache), so the
+# host's apt sources are never read or changed and no root is needed. The
+# lists are refreshed when they are missing or older than a day (or with
+# --update). Debian 10 "buster" (linux-source-4.19) and older are no
+# longer on deb.debian.org: asking for them fails with a line saying so.
+#
+# Each package is about 150 MB. With a .deb cache (--deb-cache DIR or
+# $MBDIFF_DEB_CACHE) a linux-source-V_*.deb already there is used without
+# any network access, and a download is kept there for the next run;
+# without one the download goes to a temporary folder and is deleted.
 #
 # Options:
-#   --version V  Debian's linux-source-V (default: 6.12 and 6.1, the two
-#                this Debian release ships); repeat for several
-#   --dest DIR   where to put linux-V/ (default: build/kernel-trees)
-#   --force      fetch again even if the tree is there
-#   --print      only print the tree paths that exist (nothing is fetched)
-#   -h, --help   this text
+#   --version V      Debian's linux-source-V, e.g. 7.3 (default: 5.10 6.1
+#                    6.12 7.3, the trees the tests pin); repeat for several
+#   --dest DIR       where to put linux-V/ (default: build/kernel-trees)
+#   --deb-cache DIR  where .debs are looked up and kept (default:
+#                    $MBDIFF_DEB_CACHE, else none)
+#   --apt-dir DIR    the private apt configuration (default: build/apt)
+#   --update         refresh the package lists first
+#   --force          fetch again even if the tree is there
+#   --print          only print the tree paths that exist (nothing is fetched)
+#   --available      list the linux-source versions the archive has, and exit
+#   -h, --help       this text
+# Environment: MBDIFF_DEBIAN_MIRROR (default http://deb.debian.org/debian).
 # Prints one tree path a line on stdout. Exits 1 if a package cannot be had.
 set -euo pipefail
 
@@ -33,26 +53,36 @@ set -euo pipefail
 
 versions=()
 dest=$MBD_ROOT/build/kernel-trees
+debs=${MBDIFF_DEB_CACHE:-}
+aptdir=$MBD_ROOT/build/apt
 force=0
 print_only=0
+update=0
+available=0
 while (($#)); do
 	case $1 in
 	--version | --version=*) mbd_optval "$@"; versions+=("$MBD_OPTVAL"); shift "$((MBD_SHIFT - 1))" ;;
 	--dest | --dest=*) mbd_optval "$@"; dest=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--apt-dir | --apt-dir=*) mbd_optval "$@"; aptdir=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--update) update=1 ;;
 	--force) force=1 ;;
 	--print) print_only=1 ;;
+	--available) available=1 ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	*) mbd_usage_error "unknown argument '$1'" ;;
 	esac
 	shift
 done
-((${#versions[@]})) || versions=(6.12 6.1)
+((${#versions[@]})) || versions=(5.10 6.1 6.12 7.3)
 for v in "${versions[@]}"; do
 	[[ $v =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--version '$v' must look like 6.12"
 done
 dest=$(mbd_abs "$dest")
+aptdir=$(mbd_abs "$aptdir")
+[[ -z $debs ]] || debs=$(mbd_abs "$debs")
 
-files=(mm/memblock.c include/linux/memblock.h Makefile)
+files=(Makefile include/linux/memblock.h mm/memblock.c)
 
 have_tree() {
 	local f
@@ -61,29 +91,148 @@ have_tree() {
 	done
 }
 
+# ---- the private apt configuration ---------------------------------------
+
+# The suites of deb.debian.org that carry linux-source packages (2026-12-03:
+# bullseye 5.10, bookworm 6.1, trixie 6.12, trixie-backports 7.3, sid and
+# forky 7.2, experimental release candidates).
+suites=(bullseye bookworm bookworm-backports trixie trixie-backports forky sid experimental)
+mirror=${MBDIFF_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+apt_opts=(
+	-o "Dir::Etc::sourcelist=$aptdir/etc/sources.list"
+	-o "Dir::Etc::sourceparts=$aptdir/etc/sources.list.d"
+	-o "Dir::State::lists=$aptdir/lists"
+	-o "Dir::Cache=$aptdir/cache"
+	# kept (hosts often switch it off): 11 s saved on every later call
+	-o "Dir::Cache::pkgcache=pkgcache.bin"
+	-o "Acquire::Languages=none"
+	# our own folders: no need to hand the download to the _apt user
+	-o "APT::Sandbox::User=$(id -un)"
+	-o "Debug::NoLocking=1"
+)
+
+apt_config() {
+	local trust s
+	mkdir -p "$aptdir/etc/sources.list.d" "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+	if [[ -r $keyring ]]; then
+		trust="signed-by=$keyring"
+	else
+		mbd_warn "$keyring not found (package debian-archive-keyring): the archive is trusted unchecked"
+		trust="trusted=yes"
+	fi
+	{
+		printf '# written by scripts/get-kernel-tree.sh; the host apt sources are not used\n'
+		for s in "${suites[@]}"; do printf 'deb [%s] %s %s main\n' "$trust" "$mirror" "$s"; done
+	} >"$aptdir/etc/sources.list.new"
+	if cmp -s "$aptdir/etc/sources.list.new" "$aptdir/etc/sources.list"; then
+		rm -f "$aptdir/etc/sources.list.new"
+	else
+		mv "$aptdir/etc/sources.list.new" "$aptdir/etc/sources.list"
+		update=1
+	fi
+}
+
+lists_fresh() {
+	[[ -n $(find "$aptdir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 -print -quit 2>/dev/null) ]]
+}
+
+apt_update() {
+	local log=$aptdir/update.log start
+	start=$(mbd_now)
+	mbd_log "apt-get update with $aptdir/etc/sources.list (${#suites[@]} suites)"
+	if ! apt-get "${apt_opts[@]}" -q update >"$log" 2>&1; then
+		sed 's/^/  /' "$log" >&2
+		mbd_die "apt-get update failed (log above and in $log)"
+	fi
+	if grep -E '^(E|W): ' "$log" >&2; then
+		mbd_warn "apt-get update reported the problems above; going on with the suites it got"
+	fi
+	mbd_log "package lists updated in $(mbd_elapsed "$start") s"
+	update=0
+}
+
+apt_ready() {
+	apt_config
+	if ((update)) || ! lists_fresh; then apt_update; fi
+}
+
+# Which linux-source-X.Y the lists know, one a line, oldest first.
+apt_versions() {
+	apt-cache "${apt_opts[@]}" pkgnames linux-source- 2>/dev/null |
+		sed -n 's/^linux-source-\([0-9]*\.[0-9]*\)$/\1/p' | sort -uV
+}
+
+# One line for a version the archive does not have.
+not_there() {
+	local v=$1 have
+	have=$(apt_versions | paste -sd' ')
+	if [[ $(printf '%s\n5.10\n' "$v" | sort -V | head -n 1) != 5.10 ]]; then
+		mbd_log "error: linux-source-$v is from Debian 10 \"buster\" or older, which $mirror" \
+			"no longer serves (archive.debian.org keeps it; this script does not use it);" \
+			"the oldest this archive has is linux-source-${have%% *}"
+	else
+		mbd_log "error: no linux-source-$v in ${suites[*]} of $mirror; it has: ${have:-nothing}" \
+			"(--update refreshes the lists)"
+	fi
+}
+
+# ---- one version ------------------------------------------------------------
+
+# Print the path of a linux-source-V .deb: from the cache, else downloaded
+# into DIR (the cache when there is one).
+get_deb() {
+	local v=$1 dir=$2 deb log
+	if [[ $debs ]]; then
+		deb=$(find "$debs" -maxdepth 1 -name "linux-source-${v}_*_all.deb" 2>/dev/null | sort -V | tail -n 1)
+		if [[ $deb ]]; then
+			mbd_log "using $deb"
+			printf '%s\n' "$deb"
+			return 0
+		fi
+	fi
+	apt_ready
+	if ! apt-cache "${apt_opts[@]}" show "linux-source-$v" >/dev/null 2>&1; then
+		not_there "$v"
+		return 1
+	fi
+	mbd_log "downloading Debian's linux-source-$v (about 150 MB)"
+	log=$dir/apt-download.log
+	if ! (cd "$dir" && apt-get "${apt_opts[@]}" -q download "linux-source-$v" >"$log" 2>&1); then
+		# stale lists name a file the mirror has dropped: refresh once
+		mbd_log "download failed; refreshing the package lists and trying again"
+		apt_update
+		if ! (cd "$dir" && apt-get "${apt_opts[@]}" -q download "linux-source-$v" >"$log" 2>&1); then
+			sed 's/^/  /' "$log" >&2
+			mbd_log "error: apt-get download linux-source-$v failed (above)"
+			return 1
+		fi
+	fi
+	rm -f "$log"
+	deb=$(find "$dir" -maxdepth 1 -name "linux-source-${v}_*.deb" | sort -V | tail -n 1)
+	[[ $deb ]] || { mbd_log "error: no linux-source-$v .deb after the download"; return 1; }
+	printf '%s\n' "$deb"
+}
+
 fetch() {
-	local v=$1 tree=$dest/linux-$1 tmp deb rel
+	local v=$1 tree=$dest/linux-$1 tmp deb rel start
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/mbdiff-ksrc.XXXXXX")
 	# shellcheck disable=SC2064 # expand now: the trap must remove this folder
 	trap "rm -rf '$tmp'" RETURN
-	if ! apt-cache show "linux-source-$v" >/dev/null 2>&1; then
-		# an old or missing package list: refresh once, as root
-		if ((EUID == 0)); then apt-get update -qq >/dev/null 2>&1 || true; fi
-	fi
-	mbd_log "downloading Debian's linux-source-$v"
-	if ! (cd "$tmp" && apt-get download -q "linux-source-$v" >"$tmp/apt.log" 2>&1); then
-		sed 's/^/  /' "$tmp/apt.log" >&2
-		mbd_log "error: apt-get download linux-source-$v failed (is it in this release's archive? apt-cache search linux-source)"
-		return 1
-	fi
-	deb=$(find "$tmp" -maxdepth 1 -name "linux-source-${v}_*.deb" | head -n 1)
-	[[ $deb ]] || { mbd_log "error: no linux-source-$v .deb after the download"; return 1; }
+	if [[ $debs ]]; then mkdir -p "$debs"; fi
+	deb=$(get_deb "$v" "${debs:-$tmp}") || return 1
+	start=$(mbd_now)
 	mkdir -p "$tmp/x"
-	# the .deb holds usr/src/linux-source-V.tar.xz; take three files out of it
+	# The .deb holds usr/src/linux-source-V.tar.xz, sorted by path; tar
+	# stops once it has each file (--occurrence), before tools/ and the
+	# rest. That early stop breaks the pipe: judge by the files, not $?.
 	local members=()
 	for rel in "${files[@]}"; do members+=("linux-source-$v/$rel"); done
-	if ! dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/linux-source-$v.tar.xz" |
-		xz -dc | tar -x -C "$tmp/x" "${members[@]}"; then
+	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -xO "./usr/src/linux-source-$v.tar.xz" 2>/dev/null |
+		xz -dc 2>/dev/null | tar -x --occurrence=1 -C "$tmp/x" "${members[@]}" 2>"$tmp/tar.err" || true
+	if ! have_tree "$tmp/x/linux-source-$v"; then
+		sed 's/^/  /' "$tmp/tar.err" >&2
 		mbd_log "error: $deb does not hold ${members[*]}"
 		return 1
 	fi
@@ -96,7 +245,14 @@ fetch() {
 		>"$tree.tmp/SOURCE"
 	rm -rf "$tree"
 	mv "$tree.tmp" "$tree"
+	mbd_log "extracted in $(mbd_elapsed "$start") s"
 }
+
+if ((available)); then
+	apt_ready
+	apt_versions
+	exit 0
+fi
 
 status=0
 for v in "${versions[@]}"; do

@@ -20,6 +20,148 @@ set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# ---- kernel releases ------------------------------------------------------
+
+# The oldest release kcompat and glue.c serve, and why nothing older: one
+# line, said when a tree is added and again when it is staged.
+MBD_K_LOWEST=5.4
+MBD_K_LOWEST_WHY="older files include linux/bootmem.h and lack memblock_phys_alloc_range() and memblock_phys_alloc_try_nid() (v4.20), which glue.c calls; v5.4 is the oldest release checked"
+
+# "VERSION.PATCHLEVEL" from the tree's Makefile; nothing when it has none.
+tree_kver() {
+	local mk=$1/Makefile v p
+	[[ -f $mk ]] || return 0
+	v=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' "$mk" | head -n 1)
+	p=$(sed -n 's/^PATCHLEVEL[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' "$mk" | head -n 1)
+	[[ $v && $p ]] && printf '%s.%s\n' "$v" "$p"
+	return 0
+}
+
+# Refuse a release older than MBD_K_LOWEST (exit 1, one line).
+check_kver() {
+	local label=$1 tree=$2 kver
+	kver=$(tree_kver "$tree")
+	[[ $kver ]] || return 0
+	if [[ $(printf '%s\n%s\n' "$kver" "$MBD_K_LOWEST" | sort -V | head -n 1) != "$MBD_K_LOWEST" ]]; then
+		mbd_die "$label: $tree is Linux $kver; the lowest release supported is $MBD_K_LOWEST: $MBD_K_LOWEST_WHY"
+	fi
+}
+
+# The compiler's or linker's errors from the staged compile, one line per
+# kernel symbol kcompat lacks or clashes with, located in the kernel's own
+# file: "kcompat: no stand-in for `foo` (needed by linux-7.3/mm/memblock.c:12)".
+# Errors it cannot read are passed on as they are. Args: LOG STAGED LABEL.
+explain_errors() {
+	awk -v staged="$2/" -v label="$3/" -v q="'" '
+	function where(f, l) {
+		if (index(f, staged) == 1)
+			return label substr(f, length(staged) + 1) ":" l
+		return f ":" l
+	}
+	# the first struct/enum/union named on a line of a staged file
+	function type_on(f, l,    line, n) {
+		if (index(f, staged) != 1)
+			return ""
+		n = 0
+		while ((getline line < f) > 0)
+			if (++n == l)
+				break
+		close(f)
+		if (n == l && match(line, /(struct|enum|union)[ \t]+[A-Za-z_][A-Za-z0-9_]*/))
+			return substr(line, RSTART, RLENGTH)
+		return ""
+	}
+	function quoted(s) {
+		if (match(s, q "[^" q "]+" q))
+			return substr(s, RSTART + 1, RLENGTH - 2)
+		return ""
+	}
+	function say(key, text) {
+		if (!(key in said)) {
+			said[key] = 1
+			print text
+		}
+	}
+	# an error line nothing explained: shown as it is, once
+	function keep(line) {
+		if (line != "" && !(line in seen))
+			other[++nother] = seen[line] = line
+	}
+	function clash(sym, at) {
+		say("clash " sym, "kcompat: its macro `" sym "` clashes with the kernel file (" at \
+		    "), which defines " sym " itself: guard the stand-in with MBD_K_DEFINES_" sym \
+		    " (algorithms/kcompat/mbd_kc_kernel.h)")
+		pend = ""
+	}
+	# FILE:LINE[:COL]: error|note|warning: MESSAGE
+	match($0, /^[^ :][^:]*:[0-9]+(:[0-9]+)?: (fatal error|error|note|warning): /) {
+		split($0, part, ":")
+		f = part[1]
+		l = part[2] + 0
+		msg = substr($0, RLENGTH + 1)
+		if ($0 ~ /: warning: /)
+			next
+		if ($0 ~ /: note: /) {
+			sym = quoted(msg)
+			# gcc: the error is in kcompat, the note in the file
+			if (pend_kc && msg ~ /^in expansion of macro / && index(f, staged) == 1)
+				clash(sym, where(f, l))
+			# clang: the error is in the file, the note in kcompat
+			else if (pend_at != "" && msg ~ /^expanded from macro / && f ~ /kcompat/)
+				clash(sym, pend_at)
+			next
+		}
+		keep(pend)
+		pend = pend_at = ""
+		pend_kc = index(f, staged) != 1 && f ~ /kcompat/
+		sym = quoted(msg)
+		if (msg ~ /implicit declaration of function|call to undeclared function|undeclared|unknown type name/ && sym != "") {
+			say("missing " sym, "kcompat: no stand-in for `" sym "` (needed by " where(f, l) ")")
+			next
+		}
+		if (msg ~ /incomplete|undefined type|storage size of/) {
+			t = ""
+			if (match(msg, /(struct|enum|union) [A-Za-z_][A-Za-z0-9_]*/))
+				t = substr(msg, RSTART, RLENGTH)
+			if (t == "")
+				t = type_on(f, l)
+			if (t != "") {
+				say("type " t, "kcompat: no complete stand-in for `" t "` (needed by " where(f, l) ")")
+				next
+			}
+		}
+		pend = $0
+		if (index(f, staged) == 1)
+			pend_at = where(f, l)
+		next
+	}
+	# the linker, with -g: FILE:LINE: undefined reference to `foo`
+	match($0, /:[0-9]+: undefined reference to /) {
+		at = substr($0, 1, RSTART - 1)
+		l = substr($0, RSTART + 1) + 0
+		sym = substr($0, RSTART + RLENGTH)
+		gsub(/[`'"'"']/, "", sym)
+		sub(/^.*: /, "", at)
+		say("undef " sym, "kcompat: no definition for `" sym "` (needed by " where(at, l) ")")
+		next
+	}
+	/multiple definition of / {
+		sym = $0
+		sub(/.*multiple definition of [`'"'"']/, "", sym)
+		sub(/['"'"'].*/, "", sym)
+		say("multi " sym, "kcompat: `" sym "` is defined by the kernel file and by the kcompat runtime")
+		next
+	}
+	/(error|undefined reference)/ && !/^(cc1|collect2|clang)|errors? generated/ { keep($0) }
+	END {
+		keep(pend)
+		for (i = 1; i <= nother && i <= 20; i++)
+			print other[i]
+		if (nother > 20)
+			print "(" nother - 20 " more errors)"
+	}' "$1"
+}
+
 # ---- build-time staging -------------------------------------------------
 
 # Copy, patch, detect the era, compile once to list the static state.
@@ -48,7 +190,11 @@ stage() {
 		[[ -f $tree/$f ]] || mbd_die "kernel:$name: $tree/$f does not exist"
 	done
 
-	local tmp=$out.tmp
+	check_kver "kernel:$name" "$tree"
+	local tmp=$out.tmp kver label
+	kver=$(tree_kver "$tree")
+	[[ $kver ]] || mbd_warn "kernel:$name: $tree has no Makefile: release unknown, kcompat uses the newest names"
+	label=$(basename "$tree")
 	rm -rf "$tmp"
 	mkdir -p "$tmp/mm" "$tmp/include/linux" "$tmp/mbd"
 	cp "$tree/mm/memblock.c" "$tmp/mm/memblock.c"
@@ -68,28 +214,30 @@ stage() {
 		fi
 	done
 
-	write_era "$tmp"
+	write_era "$tmp" "$kver" "$src"
 
 	# One plain compile of the file alone: proves kcompat covers it and
-	# gives nm the file's own data and bss symbols.
-	local obj=$tmp/mbd/scan.o
-	if ! log=$("$cc" -std=gnu11 -c -O0 -fno-common -Werror=implicit-function-declaration \
+	# gives nm the file's own data and bss symbols. -g: the link check
+	# below can then name the file and line of an undefined reference.
+	local obj=$tmp/mbd/scan.o elog=$out.log
+	if ! LC_ALL=C "$cc" -std=gnu11 -c -O0 -g -fno-common -Werror=implicit-function-declaration \
 		-I"$tmp/include" -I"$tmp/mm" -I"$src/algorithms/kcompat" -I"$src/harness/model" \
 		-include "$tmp/mbd/mbd_kernel_era.h" -DMBD_KERNEL_VARIANT=1 \
-		"$tmp/mm/memblock.c" -o "$obj" 2>&1); then
-		printf '%s\n' "$log" | grep -E 'error|MBD_KCOMPAT' | head -40 >&2
-		mbd_die "kernel:$name: mm/memblock.c from $tree does not compile through" \
-			"algorithms/kcompat (the errors above name what is missing; see docs/kernel-variants.md)"
+		"$tmp/mm/memblock.c" -o "$obj" >"$elog" 2>&1; then
+		explain_errors "$elog" "$tmp" "$label" >&2
+		mbd_die "kernel:$name: mm/memblock.c of $tree${kver:+ (Linux $kver)} does not compile through" \
+			"algorithms/kcompat: add what is named above (docs/kernel-variants.md); compiler output: $elog"
 	fi
 	# and a link against the kcompat runtime: a symbol the file declares
 	# but nothing defines is named here, not deep inside the real link
 	printf 'int main(void) { return 0; }\n' >"$tmp/mbd/main.c"
-	if ! log=$("$cc" -std=gnu11 -w -o "$tmp/mbd/link-check" "$obj" "$tmp/mbd/main.c" \
-		-I"$src/algorithms/kcompat" -I"$src/harness/model" "$src"/algorithms/kcompat/*.c 2>&1); then
-		printf '%s\n' "$log" | grep -E 'undefined reference|multiple definition' | sort -u | head -40 >&2
-		mbd_die "kernel:$name: mm/memblock.c from $tree uses symbols kcompat does not define" \
-			"(named above; see docs/kernel-variants.md)"
+	if ! LC_ALL=C "$cc" -std=gnu11 -w -o "$tmp/mbd/link-check" "$obj" "$tmp/mbd/main.c" \
+		-I"$src/algorithms/kcompat" -I"$src/harness/model" "$src"/algorithms/kcompat/*.c >"$elog" 2>&1; then
+		explain_errors "$elog" "$tmp" "$label" >&2
+		mbd_die "kernel:$name: mm/memblock.c of $tree${kver:+ (Linux $kver)} uses symbols kcompat" \
+			"does not define (named above; docs/kernel-variants.md); linker output: $elog"
 	fi
+	rm -f "$elog"
 	rm -f "$tmp/mbd/main.c" "$tmp/mbd/link-check"
 	write_kstate "$name" "$nm" "$obj" "$tmp/mbd/mbd_kstate.h"
 	rm -f "$obj"
@@ -107,8 +255,15 @@ stage() {
 
 # Which API era the file is from: the glue calls what this file has.
 write_era() {
-	local t=$1 c=$1/mm/memblock.c h=$1/include/linux/memblock.h
-	local flags=0 physfree=0 noinit=0 dummy=0
+	local t=$1 kver=$2 src=$3 c=$1/mm/memblock.c h=$1/include/linux/memblock.h
+	local flags=0 physfree=0 noinit=0 dummy=0 kv=0 sym own=""
+	if [[ $kver ]]; then kv=$(printf '0x%02x%02x' "${kver%%.*}" "${kver#*.}"); fi
+	# stand-ins that some releases define in memblock.c themselves
+	while IFS= read -r sym; do
+		if perl -0777 -ne 'exit(/^[A-Za-z_][^;{}()]*\b\Q'"$sym"'\E\s*\([^;{}]*\)\s*\{/m ? 0 : 1)' "$c"; then
+			own+="#define MBD_K_DEFINES_$sym 1"$'\n'
+		fi
+	done < <(sed -n 's/^#ifndef MBD_K_DEFINES_\([A-Za-z0-9_]*\)$/\1/p' "$src"/algorithms/kcompat/*.h)
 	# memblock_add_node(base, size, nid, flags) since v5.17
 	if tr '\n' ' ' <"$h" | grep -Eq 'int memblock_add_node\([^)]*enum memblock_flags'; then flags=1; fi
 	# memblock_phys_free() since v5.16 (memblock_free(phys_addr_t, ...) before)
@@ -121,11 +276,14 @@ write_era() {
 	/* Generated by scripts/kernel-variant.sh --stage from the staged file. */
 	/* kernel headers of some versions hide their body from userspace */
 	#define __KERNEL__ 1
+	/* the release, VERSION << 8 | PATCHLEVEL of the Makefile (0: unknown) */
+	#define MBD_KVER $kv
 	#define MBD_K_ADD_NODE_FLAGS $flags
 	#define MBD_K_HAS_PHYS_FREE $physfree
 	#define MBD_K_HAS_MARK_NOINIT $noinit
 	#define MBD_K_EMPTY_DUMMY $dummy
 	EOF
+	printf '%s' "$own" >>"$t/mbd/mbd_kernel_era.h"
 }
 
 # Every data/bss symbol of the file: glue.c snapshots and restores them all.
@@ -200,6 +358,7 @@ if [[ $mode == add ]]; then
 	for f in mm/memblock.c include/linux/memblock.h; do
 		[[ -f $tree/$f ]] || mbd_die "$tree/$f not found: --tree must be a kernel source tree"
 	done
+	check_kver "kernel:$name" "$tree"
 	entry="$name=$tree"
 	for p in "${patches[@]}"; do
 		[[ -f $p ]] || mbd_die "patch $p not found"

@@ -13,6 +13,30 @@
 #include <stdio.h>
 
 /*
+ * The release the file is from: MBD_KVER is (VERSION << 8 | PATCHLEVEL)
+ * of the tree's Makefile, written into mbd_kernel_era.h at staging; 0 when
+ * the tree has no Makefile (then the newest names are used).
+ */
+#ifndef MBD_KVER
+#define MBD_KVER 0
+#endif
+#define MBD_KV(v, p) ((v) << 8 | (p))
+#define MBD_KVER_BEFORE(v, p) (MBD_KVER != 0 && MBD_KVER < MBD_KV(v, p))
+
+/*
+ * The kernel config kcompat builds (x86_64-like, NUMA on) spelled the way
+ * the file's release spells it: memblock stores node ids under
+ * CONFIG_HAVE_MEMBLOCK_NODE_MAP before v5.8 and CONFIG_NEED_MULTIPLE_NODES
+ * before v5.14 (both set by NUMA=y then); without them every nid is 0.
+ */
+#if MBD_KVER_BEFORE(5, 14)
+#define CONFIG_NEED_MULTIPLE_NODES 1
+#endif
+#if MBD_KVER_BEFORE(5, 8)
+#define CONFIG_HAVE_MEMBLOCK_NODE_MAP 1
+#endif
+
+/*
  * Complete but empty-handed types: the file does pointer arithmetic on
  * struct page and walks zones in code that is compiled, never run here.
  */
@@ -31,13 +55,32 @@ typedef struct pglist_data {
 #define atomic_long_read(v) ((v)->counter)
 /* no online nodes: the loop body is never entered */
 #define for_each_online_pgdat(pgdat) for ((pgdat) = NULL; (pgdat); (pgdat) = NULL)
-/* the buddy allocator's largest order (MAX_ORDER before v6.8 was one more) */
+/*
+ * The buddy allocator's largest order: MAX_PAGE_ORDER since v6.8; before,
+ * MAX_ORDER, which counted one past it until v6.4.
+ */
 #define MAX_PAGE_ORDER 10
+#if MBD_KVER_BEFORE(6, 4)
 #define MAX_ORDER 11
+#else
+#define MAX_ORDER MAX_PAGE_ORDER
+#endif
+/* complete, for inlines of memblock.h that pass it by value (v7.2) */
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_CMA,
+	MIGRATE_TYPES
+};
 struct seq_file;
 struct dentry;
 
 #define K(x) ((x) << (PAGE_SHIFT - 10))
+/* printk.h's default message prefix (memblock_dbg() uses it before v5.9) */
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
 #ifndef IS_ALIGNED
 #define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
 #endif
@@ -61,6 +104,7 @@ static inline struct page *mbd_kc_no_page(const char *what)
 #define for_each_valid_pfn(pfn, lo, hi) \
 	for ((pfn) = (lo); (pfn) < (hi) && pfn_valid(pfn); (pfn)++)
 #define free_reserved_page(page) ((void)(page), mbd_kc_no_page("free_reserved_page"))
+#define __SetPageReserved(page) ((void)(page), mbd_kc_no_page("__SetPageReserved"))
 #define totalram_pages_add(n) ((void)(n))
 #define totalram_pages_inc() do { } while (0)
 
@@ -88,7 +132,21 @@ static inline long mbd_kc_unreached(const char *what)
 #define __ffs(x) ((unsigned long)__builtin_ctzl(x))
 
 #define page_init_poison(...) ((void)mbd_kc_unreached("page_init_poison"))
+#define init_deferred_page(pfn, nid) ((void)(pfn), (void)(nid), \
+	(void)mbd_kc_unreached("init_deferred_page"))
+/* no kexec handover: no scratch area for an allocation to overlap */
+#define kho_scratch_overlap(base, size) ((void)(base), (void)(size), false)
+
+/*
+ * Stand-ins for functions that moved into mm/memblock.c in some release.
+ * Staging looks for a definition of each name guarded like this in the
+ * file and sets MBD_K_DEFINES_<name> when it has one, so the file's own
+ * definition is compiled instead of being mangled by the macro.
+ */
+#ifndef MBD_K_DEFINES_free_reserved_area
+/* in mm/page_alloc.c, then in memblock.c (v7.2 has it there) */
 #define free_reserved_area(...) (mbd_kc_unreached("free_reserved_area"))
+#endif
 
 /* one thread: locks only have to compile */
 struct mutex {

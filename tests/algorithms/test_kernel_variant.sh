@@ -113,29 +113,69 @@ if [[ $mode == fixture ]]; then
 			bad "a failed patch left a staged tree"
 	fi
 
-	# symbols kcompat cannot give: staging stops and names them
-	mkdir -p "$work/needs2/mm" "$work/needs2/include/linux"
-	cp "$tree/include/linux/memblock.h" "$work/needs2/include/linux/"
-	{ cat "$tree/mm/memblock.c"; printf 'extern int no_such_extern(int);\nint mbdtest_g(void) { return no_such_extern(1); }\n'; } \
-		>"$work/needs2/mm/memblock.c"
-	if bash "$kv" --stage --name needs2 --tree "$work/needs2" --out "$work/needs2out" \
-		--stamp "$work/needs2.stamp" --cc "$cc" --nm nm --src "$src" 2>"$work/needs2.err"; then
-		bad "a file using an undefined extern was accepted"
+	# A fixture tree NAME: the fixture's files, TEXT appended to memblock.c
+	# and, if given, a Makefile of release V.P. Its path is printed.
+	variant_tree() {
+		local name=$1 text=$2 rel=${3:-} t=$work/$1
+		mkdir -p "$t/mm" "$t/include/linux"
+		cp "$tree/include/linux/memblock.h" "$t/include/linux/"
+		{ cat "$tree/mm/memblock.c"; printf '%s\n' "$text"; } >"$t/mm/memblock.c"
+		[[ -z $rel ]] || printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 0\n' "${rel%.*}" "${rel#*.}" >"$t/Makefile"
+		printf '%s\n' "$t"
+	}
+	n=$(($(wc -l <"$tree/mm/memblock.c") + 1)) # the first appended line
+	# staging must fail with exactly this line (one per missing symbol)
+	stage_fails() {
+		local what=$1 name=$2 want=$3 t
+		t=$work/$name
+		if bash "$kv" --stage --name "$name" --tree "$t" --out "$work/$name.out" \
+			--stamp "$work/$name.stamp" --cc "$cc" --nm nm --src "$src" 2>"$work/$name.err"; then
+			bad "$what: staging accepted it"
+		elif grep -qxF -- "$want" "$work/$name.err"; then
+			ok "$what: '$want'"
+		else
+			bad "$what: no line '$want' in: $(cat "$work/$name.err")"
+		fi
+	}
+	variant_tree needs 'int mbdtest_f(void) { return no_such_kernel_symbol(1); }' >/dev/null
+	stage_fails "unknown function" needs \
+		"kcompat: no stand-in for \`no_such_kernel_symbol\` (needed by needs/mm/memblock.c:$n)"
+	variant_tree needs3 'int mbdtest_h(void) { return NO_SUCH_KERNEL_CONSTANT; }' >/dev/null
+	stage_fails "unknown identifier" needs3 \
+		"kcompat: no stand-in for \`NO_SUCH_KERNEL_CONSTANT\` (needed by needs3/mm/memblock.c:$n)"
+	variant_tree needs4 'struct mbdtest_unknown *mbdtest_p;'$'\n''int mbdtest_i(void) { return mbdtest_p->x; }' >/dev/null
+	stage_fails "incomplete type" needs4 \
+		"kcompat: no complete stand-in for \`struct mbdtest_unknown\` (needed by needs4/mm/memblock.c:$((n + 1)))"
+	variant_tree needs2 'extern int no_such_extern(int);'$'\n''int mbdtest_g(void) { return no_such_extern(1); }' >/dev/null
+	stage_fails "undefined extern" needs2 \
+		"kcompat: no definition for \`no_such_extern\` (needed by needs2/mm/memblock.c:$((n + 1)))"
+	# a kcompat macro of a name the file defines itself
+	variant_tree clash 'void page_init_poison(void *p, size_t s) { }' >/dev/null
+	stage_fails "stand-in clash" clash \
+		"kcompat: its macro \`page_init_poison\` clashes with the kernel file (clash/mm/memblock.c:$n), which defines page_init_poison itself: guard the stand-in with MBD_K_DEFINES_page_init_poison (algorithms/kcompat/mbd_kc_kernel.h)"
+	# ... unless the stand-in is guarded: the file's own definition is used
+	t=$(variant_tree own 'unsigned long free_reserved_area(void *start, void *end, int poison, const char *s)'$'\n''{ return 0; }' 7.3)
+	if bash "$kv" --stage --name own --tree "$t" --out "$work/own.out" --stamp "$work/own.stamp" \
+		--cc "$cc" --nm nm --src "$src" 2>"$work/own.err" &&
+		grep -qx '#define MBD_K_DEFINES_free_reserved_area 1' "$work/own.out/mbd/mbd_kernel_era.h" &&
+		grep -qx '#define MBD_KVER 0x0703' "$work/own.out/mbd/mbd_kernel_era.h"; then
+		ok "a file's own free_reserved_area() is compiled; release 7.3 recorded"
 	else
-		grep -q 'no_such_extern' "$work/needs2.err" && ok "undefined extern named" ||
-			bad "undefined extern not named: $(cat "$work/needs2.err")"
+		bad "own free_reserved_area: $(cat "$work/own.err" "$work/own.out/mbd/mbd_kernel_era.h" 2>&1)"
 	fi
-	mkdir -p "$work/needs/mm" "$work/needs/include/linux"
-	cp "$tree/include/linux/memblock.h" "$work/needs/include/linux/"
-	{ cat "$tree/mm/memblock.c"; printf 'int mbdtest_f(void) { return no_such_kernel_symbol(1); }\n'; } \
-		>"$work/needs/mm/memblock.c"
-	if bash "$kv" --stage --name needs --tree "$work/needs" --out "$work/needsout" \
-		--stamp "$work/needs.stamp" --cc "$cc" --nm nm --src "$src" 2>"$work/needs.err"; then
-		bad "a file using an unknown symbol was accepted"
+	# a release older than the lowest supported: one line, nothing recorded
+	t=$(variant_tree old '' 4.19)
+	want="kernel-variant.sh: error: kernel:old: $t is Linux 4.19; the lowest release supported is 5.4:"
+	if bash "$kv" --build-dir "$work/oldbuild" --tree "$t" --name old --no-configure 2>"$work/old.err"; then
+		bad "a v4.19 tree was accepted"
+	elif [[ $(wc -l <"$work/old.err") == 1 ]] && grep -qF -- "$want" "$work/old.err" &&
+		! grep -qs '^old=' "$work/oldbuild/kernel-variants.txt"; then
+		ok "v4.19 refused in one line: $(cat "$work/old.err")"
 	else
-		grep -q 'no_such_kernel_symbol' "$work/needs.err" && ok "missing symbol named" ||
-			bad "missing symbol not named: $(cat "$work/needs.err")"
+		bad "v4.19: $(cat "$work/old.err")"
 	fi
+	# the same line when the build stages it
+	stage_fails "v4.19 at staging" old "$(cat "$work/old.err")"
 fi
 
 if [[ $mode == tree && -f $tree/Makefile ]]; then
