@@ -145,9 +145,18 @@ macro(mbd_discover_variants)
 	endforeach()
 	_mbd_variant_define(reference MBD_KIND_REFERENCE ""
 		"mbdiff's model of mainline mm/memblock.c (v6.11-v6.15)")
-	_mbd_variant_define(reference-twin MBD_KIND_REFERENCE ""
-		"a second copy of the reference: reference~reference-twin checks isolation")
-	foreach(_dir_kind "patches;MBD_KIND_PATCH" "mutants;MBD_KIND_MUTANT")
+	# scripts/check.sh builds the reference and its two kernel trees only
+	option(MBDIFF_KERNEL_VARIANTS_ONLY
+		"Build the reference and the kernel variants only (no patches, mutants, twin)" OFF)
+	if(MBDIFF_KERNEL_VARIANTS_ONLY)
+		set(_mbd_dirs "")
+	else()
+		_mbd_variant_define(reference-twin MBD_KIND_REFERENCE ""
+			"a second copy of the reference: reference~reference-twin checks isolation")
+		set(_mbd_dirs "patches=MBD_KIND_PATCH" "mutants=MBD_KIND_MUTANT")
+	endif()
+	foreach(_dir_kind IN LISTS _mbd_dirs)
+		string(REPLACE "=" ";" _dir_kind "${_dir_kind}")
 		list(GET _dir_kind 0 _dir)
 		list(GET _dir_kind 1 _kind)
 		file(GLOB _patches CONFIGURE_DEPENDS

@@ -47,7 +47,7 @@ int mbd_cli_replay(int argc, char **argv)
 	struct mbd_runner *r = NULL;
 	struct mbd_trace t;
 	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0;
-	bool quiet = false, only_files = false;
+	bool quiet = false, only_files = false, narrow = false;
 	int errors = 0, status;
 	const char *svg = NULL;
 	char **args;
@@ -70,6 +70,10 @@ int mbd_cli_replay(int argc, char **argv)
 		}
 		if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = true;
+			continue;
+		}
+		if (strcmp(a, "--narrow") == 0) {
+			narrow = true;
 			continue;
 		}
 		m = mbd_cli_match(argc, argv, &i, "--svg", &svg);
@@ -128,7 +132,10 @@ int mbd_cli_replay(int argc, char **argv)
 		} else if (rc == 1) {
 			divergent++;
 			printf("input: %s\n", path);
-			mbd_report_print(stdout, r, &t, &v);
+			if (narrow)
+				mbd_report_narrow(stdout, r, &t, &v);
+			else
+				mbd_report_print(stdout, r, &t, &v);
 			printf("\n");
 		} else {
 			faults += v.baseline_fault;

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mbd_bin.h"
@@ -30,6 +31,14 @@ struct mbd_fuzz_opts {
 	enum mbd_decoder decoder;
 	struct mbd_runner_opts runner;
 	bool help;                /* --help was given */
+	/* --keep-going=DIR: every new signature is written to DIR and the
+	 * search goes on (fuzz_keep.c); NULL: abort at the first */
+	const char *keep_dir;
+	/* --config=boot: the kernel's boot arrays (fuzz_keep.c) */
+	bool boot;
+	/* --want=HASH: only this signature key counts (mbd_fuzz_key_hash) */
+	bool want_set;
+	uint64_t want;
 };
 
 void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o);
