@@ -62,10 +62,11 @@ wrap() {
 		while (length(line) > 72) {
 			cut = 72
 			for (i = 72; i > lead + 20; i--) if (substr(line, i, 1) == " ") { cut = i; break }
-			print substr(line, 1, cut)
+			head = substr(line, 1, cut); sub(/ +$/, "", head); print head
 			rest = substr(line, cut + 1); sub(/^ +/, "", rest)
 			line = sprintf("%*s%s", lead + ind, "", rest)
 		}
+		sub(/ +$/, "", line)
 		print line
 	}'
 }
@@ -91,10 +92,13 @@ mapfile -t fdirs < <(for d in "$out"/findings/*/; do
 	echo "$(rank "$cls") ${d%/}"
 done | sort -n | cut -d' ' -f2-)
 n=${#fdirs[@]}
+mapfile -t crashes < <(find "$out/keep" -maxdepth 1 -name 'crash-*' ! -name '*.variants' 2>/dev/null | sort)
 
 text=$out/report.txt
 {
-	if ((n)); then
+	if ((${#crashes[@]})); then
+		printf 'mbdiff check: CRASH - memblock or mbdiff died under a sanitizer\n'
+	elif ((n)); then
 		printf 'mbdiff check: %d FINDING(S) - the patch changes what memblock does\n' "$n"
 	else
 		printf 'mbdiff check: CLEAN - no difference of class %s or worse\n' "$(m .search.min_class)"
@@ -131,10 +135,14 @@ text=$out/report.txt
 		printf '  reproducer (%s):\n' "$(basename "$d")/repro.mbt"
 		repro_lines "$d/repro.mbt" | sed 's/^/    /' | wrap 4
 		printf '  what mainline and the patch leave behind:\n'
-		sed -n '/^after call/,$p' "$d/narrow.txt" | grep -v '^mbdiff: ' | sed 's/^/  /' | wrap 4
+		sed -n '/^after call/,/^detail/p' "$d/narrow.txt" | sed 's/^/  /' | wrap 4
 		printf '  signature: %s\n' "$sig" | wrap 4
 	done
-	if ((n == 0)); then
+	for c in "${crashes[@]+"${crashes[@]}"}"; do
+		printf '\nsanitizer crash (libFuzzer artifact; the log says where):\n'
+		printf '  %s\n' "$c" | wrap 4
+	done
+	if ((n == 0 && ${#crashes[@]} == 0)); then
 		printf '\ncovered: every call kind of the corpus and the fuzzer; libFuzzer\n'
 		f=$(ls "$out"/fuzz-*.log 2>/dev/null | tail -n 1 || true)
 		if [[ $f ]]; then
@@ -153,7 +161,7 @@ text=$out/report.txt
 cat "$text"
 
 rc=0
-((n)) && rc=1
+((n + ${#crashes[@]})) && rc=1
 if [[ $json ]]; then
 	fj=$out/findings.json
 	printf '[]\n' >"$fj"
@@ -164,7 +172,7 @@ if [[ $json ]]; then
 			--arg op "$op" --arg kind "$kind" --arg means "$(means "${wc#*/}")" \
 			--arg by "$(cat "$d/found-by")" --arg reach "$(cat "$d/reachable")" \
 			--arg ref "$(cat "$d/reference")" --arg repro "$(repro_lines "$d/repro.mbt")" \
-			--arg after "$(sed -n '/^after call/,$p' "$d/narrow.txt")" --arg file "$d/repro.mbt" \
+			--arg after "$(sed -n '/^after call/,/^detail/p' "$d/narrow.txt")" --arg file "$d/repro.mbt" \
 			'. += [{id: $h, signature: $sig, class: $cls, where: $where, op: $op, kind: $kind,
 			  means: $means, found_by: $by, reachable_with_kernel_arrays: $reach,
 			  reference: $ref, reproducer: ($repro | split("\n")), reproducer_file: $file,

@@ -41,6 +41,7 @@
 #   --deb-cache DIR    .deb cache for get-kernel-tree.sh ($MBDIFF_DEB_CACHE)
 #   --trees DIR        where kernel trees are kept (default build/kernel-trees)
 #   --seed N           libFuzzer -seed (default 1: the same run twice)
+#   --base-only        find the base, print it and stop (exit 0)
 #   -h, --help         this text
 # Exit: 0 clean, 1 finding(s), 2 bad input or the series applies to no
 # base, 3 the check itself failed (build error, missing tool).
@@ -62,7 +63,7 @@ bases=7.3,7.2,6.12,6.1,5.10
 fuzz_time=120 reach_time=60 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
 bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
-git_tree="" git_range=""
+git_tree="" git_range="" base_only=0
 inputs=()
 while (($#)); do
 	case $1 in
@@ -81,6 +82,7 @@ while (($#)); do
 		git_tree=$2 git_range=$3
 		shift 2
 		;;
+	--base-only) base_only=1 ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	-*) mbd_usage_error "unknown option '$1'" ;;
 	*) inputs+=("$1") ;;
@@ -245,9 +247,10 @@ else
 			sed 's/^/  /' "$out/rejects/$first/patch.log"
 			for r in "$out/rejects/$first"/*.rej; do
 				[[ -f $r ]] || continue
-				printf '\nfailing hunks (%s):\n' "$r"
+				printf '\nfailing hunks: %s\n' "${r#"$out"/}"
 				head -n 40 "$r"
 			done
+			printf '\nfiles:\n  %s\n' "$out"
 		} | tee "$out/report.txt"
 		if [[ $json ]]; then
 			jq -n --arg v "does-not-apply" --argjson tried "$(printf '%s\n' "${tried[@]}" | jq -R . | jq -s .)" \
@@ -260,6 +263,10 @@ setmeta base "$(jstr "$base_name")"
 setmeta base_tree "$(jstr "$base_tree")"
 mbd_log "base: $base_name"
 t_base=$(mbd_now)
+if ((base_only)); then
+	printf 'base: %s\n' "$base_name"
+	exit 0
+fi
 
 # ---- 3. build the two variants ---------------------------------------------
 
@@ -333,6 +340,9 @@ if ((fuzz_time > 0)); then
 		grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\|libFuzzer\)' "$log" || break
 	done
 fi
+for f in "$out"/keep/crash-*; do
+	[[ -f $f && $f != *.variants ]] && printf '%s\n' "$pair" >"$f.variants"
+done
 t_done=$(mbd_now)
 setmeta search "$(jq -n --argjson corpus "${#cfiles[@]}" --argjson execs "$execs" \
 	--argjson time "$fuzz_time" --argjson restarts "$restarts" --arg mc "$min_class" \
@@ -353,7 +363,7 @@ for sig in "$out"/keep/*.sig; do
 	mkdir -p "$fd"
 	cp "$sig" "$fd/signature"
 	[[ -f $out/keep/$h.corpus ]] && echo corpus >"$fd/found-by" || echo libfuzzer >"$fd/found-by"
-	"$mbdiff" minimize --no-expect --variants "$pair" --min-class "$min_class" --fork \
+	nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
 		"$out/keep/$h.mbt" -o "$fd/repro.mbt" >"$fd/minimize.log" 2>&1 || true
 	[[ -f $fd/repro.mbt ]] || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
 	"$mbdiff" replay --narrow --no-expect --variants "$pair" --min-class "$min_class" \
@@ -375,11 +385,14 @@ for sig in "$out"/keep/*.sig; do
 			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
 		el=$(mbd_elapsed "$t0")
 		if [[ -f $rk/keep/$h.mbt ]]; then
-			"$mbdiff" minimize --no-expect --variants "$pair" --min-class "$min_class" --fork \
+			nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
 				"$rk/keep/$h.mbt" -o "$rk/repro.mbt" >"$rk/minimize.log" 2>&1 || true
 			[[ -f $rk/repro.mbt ]] || cp "$rk/keep/$h.mbt" "$rk/repro.mbt"
 			n=$(grep -c '^memblock_\|^slab_available' "$rk/repro.mbt" || true)
-			printf 'yes (%s calls)\n' "$n" >"$fd/reachable"
+			# the minimizer stops at --max-runs: then it is an upper bound
+			if grep -q '(4000 runs)' "$rk/repro.mbt"; then n="at most $n"; fi
+			printf 'yes (%s calls, 128-slot arrays: %s)\n' "$n" \
+				"$(basename "$fd")/reach/repro.mbt" >"$fd/reachable"
 		else
 			printf 'not found in %s s\n' "${el%.*}" >"$fd/reachable"
 		fi

@@ -50,7 +50,7 @@ int mbd_cli_replay(int argc, char **argv)
 	bool quiet = false, only_files = false, narrow = false;
 	int errors = 0, status;
 	const char *svg = NULL;
-	char **args;
+	char **args, pair[256];
 
 	mbd_cli_opts_default(&o);
 	args = calloc((size_t)argc, sizeof(*args));
@@ -92,14 +92,20 @@ int mbd_cli_replay(int argc, char **argv)
 		free(args);
 		return mbd_cli_bad_usage("replay: no input files");
 	}
-	r = mbd_cli_runner(&o);
-	if (!r) {
-		free(args);
-		return MBD_EXIT_ERROR;
-	}
 	for (size_t k = 0; k < n_args; k++)
 		errors += mbd_cli_walk(args[k], &inputs);
 	free(args);
+	if (!o.variants && mbd_cli_sidecar_variants(&inputs, pair, sizeof(pair)) < 0) {
+		mbd_cli_paths_free(&inputs);
+		return MBD_EXIT_ERROR;
+	}
+	if (!o.variants && pair[0])
+		o.variants = pair;
+	r = mbd_cli_runner(&o);
+	if (!r) {
+		mbd_cli_paths_free(&inputs);
+		return MBD_EXIT_ERROR;
+	}
 	if (svg && inputs.n != 1 && !errors) {
 		size_t n = inputs.n;
 

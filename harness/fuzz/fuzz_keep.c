@@ -116,7 +116,22 @@ int mbd_fuzz_keep(const struct mbd_fuzz_opts *o, const struct mbd_trace *t,
 	if (access(path, F_OK) == 0)
 		return o->want_set;
 	/* the trace first: a .sig always has its .mbt */
-	snprintf(head, sizeof(head), "# %s\n# key: %s\n", v->signature, key);
+	{
+		char pair[256];
+		size_t used = 0;
+
+		pair[0] = '\0';
+		for (size_t i = 0; i < o->n_variants; i++) {
+			int w = snprintf(pair + used, sizeof(pair) - used, "%s%s",
+					 i ? "," : "", o->variants[i]->name);
+
+			if (w < 0 || used + (size_t)w >= sizeof(pair))
+				break;
+			used += (size_t)w;
+		}
+		snprintf(head, sizeof(head), "# %s\n# key: %s\n# variants: %s\n",
+			 v->signature, key, pair);
+	}
 	path[w - 4] = '\0';
 	strcat(path, ".mbt");
 	if (write_text(path, t, head) == 0) {

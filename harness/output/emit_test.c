@@ -438,9 +438,27 @@ static bool uses(const struct emit_run *r, bool alloc)
 	return false;
 }
 
+/*
+ * Whether a replayed call names a node: without CONFIG_NUMA the suite
+ * stores no node ids, so regions of different nodes merge and the
+ * expected arrays (computed with NUMA) do not hold.
+ */
+static bool needs_numa(const struct emit_run *r)
+{
+	for (size_t i = 0; i < r->n_run; i++) {
+		const struct mbd_op *op = &r->shifted.ops[i];
+
+		if (op->kind == MBD_OP_ADD_NODE || op->kind == MBD_OP_SET_NODE ||
+		    (op->kind == MBD_OP_ALLOC_TRY_NID && op->nid != MBD_NUMA_NO_NODE))
+			return true;
+	}
+	return false;
+}
+
 static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *o,
 		const struct emit_run *r, const char *pline)
 {
+	bool numa = needs_numa(r);
 	const struct mbd_config *c = &t->cfg;
 	const struct mbd_state *s = &r->end;
 
@@ -462,6 +480,9 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 	      " * real memory: the dummy block (MEM_SIZE) must hold the whole range.\n", f);
 	if (pline)
 		fprintf(f, " *\n * %s\n", pline);
+	if (numa)
+		fputs(" *\n * The calls name node ids: the test runs only in a NUMA=1 build\n"
+		      " * (without CONFIG_NUMA no node id is stored and it says so).\n", f);
 	if (!c->resize)
 		fputs(" *\n * The trace starts with resizing NOT allowed; the suite has no way\n"
 		      " * to undo memblock_allow_resize(), so run this before any test that\n"
@@ -472,6 +493,8 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 			" * the earlier calls leave.\n", r->n_run + 1, r->panic_msg);
 	fputs(" */\n#include \"common.h\"\n\n", f);
 
+	if (numa)
+		fputs("#ifdef CONFIG_NUMA\n", f);
 	fprintf(f, "static int %s_check(void)\n{\n", o->name);
 	fputs("\tstruct memblock_region *memory_regions = memblock.memory.regions;\n"
 	      "\tstruct memblock_region *reserved_regions = memblock.reserved.regions;\n"
@@ -523,14 +546,20 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 	      "\treset_memblock_attributes();\n"
 	      "\tdummy_physical_memory_cleanup();\n\n"
 	      "\ttest_pass_pop();\n\n"
-	      "\treturn 0;\n}\n\n", f);
+	      "\treturn 0;\n}\n", f);
+	fputs(numa ? "#endif\n\n" : "\n", f);
 	fprintf(f, "int %s_checks(void)\n{\n"
 		"\tprefix_reset();\n"
 		"\tprefix_push(\"%s\");\n"
-		"\ttest_print(\"Running %%s tests...\\n\", \"%s\");\n\n"
-		"\t%s_check();\n\n"
-		"\tprefix_pop();\n\n"
-		"\treturn 0;\n}\n", o->name, o->name, o->name, o->name);
+		"\ttest_print(\"Running %%s tests...\\n\", \"%s\");\n\n",
+		o->name, o->name, o->name);
+	if (numa)
+		fprintf(f, "#ifdef CONFIG_NUMA\n\t%s_check();\n#else\n"
+			"\ttest_print(\"%s: not run, its calls need NUMA=1\\n\");\n"
+			"#endif\n", o->name, o->name);
+	else
+		fprintf(f, "\t%s_check();\n", o->name);
+	fputs("\n\tprefix_pop();\n\n\treturn 0;\n}\n", f);
 	return ferror(f) ? -1 : 0;
 }
 

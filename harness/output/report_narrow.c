@@ -15,9 +15,12 @@ static void print_regions(FILE *out, const char *what,
 			  const struct mbd_type_state *ts)
 {
 	fprintf(out, "    %s: %" PRIu64 " of %" PRIu64 " slots, 0x%" PRIx64
-		" bytes, array at 0x%" PRIx64 "%s\n", what, ts->cnt, ts->max,
-		ts->total_size, ts->regions_pa,
-		ts->regions_static ? " (boot array)" : "");
+		" bytes, ", what, ts->cnt, ts->max, ts->total_size);
+	if (ts->regions_static)
+		fputs("boot array\n", out);
+	else
+		fprintf(out, "array at 0x%" PRIx64 "%s\n", ts->regions_pa,
+			ts->regions_slab ? " (slab)" : "");
 	for (size_t i = 0; i < ts->n_copied; i++) {
 		const struct mbd_region *rg = &ts->regions[i];
 
