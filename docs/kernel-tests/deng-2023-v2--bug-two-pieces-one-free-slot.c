@@ -26,7 +26,7 @@
  * page-aligned address inside the dummy memory. The suite's __va() is
  * the identity, and memblock_double_array() writes the new region
  * array at the address it picks, so the memory the calls add must be
- * real memory: the dummy block (MEM_SIZE) must hold the whole range.
+ * real memory: the dummy block (PHYS_MEM_SIZE) must hold the range.
  *
  * On deng-2023-v2 this test fails at call 2 (call/panic).
  */
@@ -47,7 +47,7 @@ static int mbdiff_deng_2023_v2_bug_two_pieces_one_free_slot_check(void)
 	dummy_physical_memory_init();
 	b = ALIGN(dummy_physical_memory_base(), 0x1000);
 	/* the memory the trace adds lies inside the dummy block */
-	ASSERT_LT(b + 0x3fff, dummy_physical_memory_base() + MEM_SIZE);
+	ASSERT_LT(b + 0x3fff, dummy_physical_memory_base() + PHYS_MEM_SIZE);
 
 	/* boot state of the trace */
 	memblock.memory.max = 2;

@@ -33,7 +33,7 @@
  * page-aligned address inside the dummy memory. The suite's __va() is
  * the identity, and memblock_double_array() writes the new region
  * array at the address it picks, so the memory the calls add must be
- * real memory: the dummy block (MEM_SIZE) must hold the whole range.
+ * real memory: the dummy block (PHYS_MEM_SIZE) must hold the range.
  */
 #include "common.h"
 
@@ -52,7 +52,7 @@ static int mbdiff_reference_double_array_exclusion_lost_at_address_0_check(void)
 	dummy_physical_memory_init();
 	b = ALIGN(dummy_physical_memory_base(), 0x1000);
 	/* the memory the trace adds lies inside the dummy block */
-	ASSERT_LT(b + 0x3fff, dummy_physical_memory_base() + MEM_SIZE);
+	ASSERT_LT(b + 0x3fff, dummy_physical_memory_base() + PHYS_MEM_SIZE);
 
 	/* boot state of the trace */
 	memblock.reserved.max = 1;

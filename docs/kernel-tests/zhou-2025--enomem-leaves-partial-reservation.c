@@ -27,7 +27,7 @@
  * page-aligned address inside the dummy memory. The suite's __va() is
  * the identity, and memblock_double_array() writes the new region
  * array at the address it picks, so the memory the calls add must be
- * real memory: the dummy block (MEM_SIZE) must hold the whole range.
+ * real memory: the dummy block (PHYS_MEM_SIZE) must hold the range.
  *
  * On zhou-2025 this test fails at call 4 (reserved/coverage).
  *

@@ -5,10 +5,12 @@
  * first divergence, so that every engine (libFuzzer, AFL++, the replay
  * driver) saves the input as a crash. Options: fuzz_options.h.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fuzz_keep.h"
 #include "fuzz_options.h"
@@ -101,6 +103,11 @@ static void setup(const struct mbd_fuzz_opts *o)
 	g.opts = *o;
 	if (o->want_set && !o->keep_dir) {
 		fputs("mbdiff: --want needs --keep-going=DIR\n", stderr);
+		exit(2);
+	}
+	if (o->keep_dir && mkdir(o->keep_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "mbdiff: --keep-going=%s: %s\n", o->keep_dir,
+			strerror(errno));
 		exit(2);
 	}
 	warm_up();

@@ -51,7 +51,8 @@ mkp v1 v2 "two" >"$work/p2.patch"
 	cat "$work/p1.patch" "$work/p2.patch"
 } >"$work/series.mbox"
 
-run() { bash "$check" --trees "$trees" -o "$work/out" "$@" >"$work/log" 2>&1; }
+# only the stand-in versions: nothing is fetched
+run() { bash "$check" --trees "$trees" --base 7.3,6.12 -o "$work/out" "$@" >"$work/log" 2>&1; }
 
 run --base-only "$work/series.mbox"
 rc=$?
@@ -65,7 +66,7 @@ run --base-only "$work/p1.patch" "$work/p2.patch"
 [[ $? == 0 ]] && ok || bad "two patch files in order did not apply"
 
 # the wrong order applies nowhere: exit 2, hunk and .rej named, JSON says so
-bash "$check" --trees "$trees" -o "$work/out" --json "$work/j.json" "$work/p2.patch" "$work/p1.patch" >"$work/log" 2>&1
+bash "$check" --trees "$trees" --base 7.3,6.12 -o "$work/out" --json "$work/j.json" "$work/p2.patch" "$work/p1.patch" >"$work/log" 2>&1
 rc=$?
 [[ $rc == 2 ]] && ok || bad "a series that applies nowhere exited $rc, expected 2"
 grep -q 'PATCH DOES NOT APPLY' "$work/log" && ok || bad "no DOES NOT APPLY verdict: $(head -n 3 "$work/log")"
@@ -106,7 +107,9 @@ expect2 "no hunk" "no diff hunk" "$work/text.patch"
 printf -- '--- a/mm/page_alloc.c\n+++ b/mm/page_alloc.c\n@@ -1 +1 @@\n-a\n+b\n' >"$work/other.patch"
 expect2 "not memblock" "nothing for mbdiff to check" "$work/other.patch"
 expect2 "bad --base" "not a version" --base 7 "$work/p1.patch"
+export GIT_CEILING_DIRECTORIES=$work # $work may lie inside a checkout
 expect2 "--tree not git" "not a git tree" --tree "$work/a" HEAD
+unset GIT_CEILING_DIRECTORIES
 expect2 "--tree bad rev" "not a revision range" --tree "$g" nosuchrev
 expect2 "no input" "no PATCH given"
 check_done
