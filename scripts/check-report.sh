@@ -132,6 +132,9 @@ text=$out/report.txt
 			printf '  (a version difference; mbdiff replay --variants\n'
 			printf '  reference,kernel:base shows it)\n'
 		fi
+		if [[ -f $d/kernel-test ]]; then
+			printf '  tools/testing/memblock test: %s\n' "$(cat "$d/kernel-test")" | wrap 4
+		fi
 		printf '  reproducer (%s):\n' "$(basename "$d")/repro.mbt"
 		repro_lines "$d/repro.mbt" | sed 's/^/    /' | wrap 4
 		printf '  what mainline and the patch leave behind:\n'
@@ -171,11 +174,11 @@ if [[ $json ]]; then
 		jq --arg h "$(basename "$d")" --arg sig "$sig" --arg cls "${wc#*/}" --arg where "${wc%/*}" \
 			--arg op "$op" --arg kind "$kind" --arg means "$(means "${wc#*/}")" \
 			--arg by "$(cat "$d/found-by")" --arg reach "$(cat "$d/reachable")" \
-			--arg ref "$(cat "$d/reference")" --arg repro "$(repro_lines "$d/repro.mbt")" \
+			--arg kt "$(cat "$d/kernel-test" 2>/dev/null || true)" --arg ref "$(cat "$d/reference")" --arg repro "$(repro_lines "$d/repro.mbt")" \
 			--arg after "$(sed -n '/^after call/,/^detail/p' "$d/narrow.txt")" --arg file "$d/repro.mbt" \
 			'. += [{id: $h, signature: $sig, class: $cls, where: $where, op: $op, kind: $kind,
 			  means: $means, found_by: $by, reachable_with_kernel_arrays: $reach,
-			  reference: $ref, reproducer: ($repro | split("\n")), reproducer_file: $file,
+			  reference: $ref, kernel_test: $kt, reproducer: ($repro | split("\n")), reproducer_file: $file,
 			  after: $after}]' "$fj" >"$fj.tmp" && mv "$fj.tmp" "$fj"
 	done
 	jq --slurpfile f "$fj" --argjson rc "$rc" --arg txt "$text" \

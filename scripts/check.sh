@@ -42,6 +42,8 @@
 #   --trees DIR        where kernel trees are kept (default build/kernel-trees)
 #   --seed N           libFuzzer -seed (default 1: the same run twice)
 #   --base-only        find the base, print it and stop (exit 0)
+#   --no-kernel-tests  do not check each finding's tools/testing/memblock
+#                      test in the real suite (scripts/kernel-suite.sh)
 #   -h, --help         this text
 # Exit: 0 clean, 1 finding(s), 2 bad input or the series applies to no
 # base, 3 the check itself failed (build error, missing tool).
@@ -63,7 +65,7 @@ bases=7.3,7.2,6.12,6.1,5.10
 fuzz_time=120 reach_time=60 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
 bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
-git_tree="" git_range="" base_only=0
+git_tree="" git_range="" base_only=0 ktests=1 base_version=
 inputs=()
 while (($#)); do
 	case $1 in
@@ -83,6 +85,7 @@ while (($#)); do
 		shift 2
 		;;
 	--base-only) base_only=1 ;;
+	--no-kernel-tests) ktests=0 ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	-*) mbd_usage_error "unknown option '$1'" ;;
 	*) inputs+=("$1") ;;
@@ -229,7 +232,7 @@ else
 		fi
 		tried+=("$v")
 		if applies "$tree" "$out/patched-check"; then
-			base_tree=$tree
+			base_tree=$tree base_version=$v
 			base_name="Linux $(sed -n 's/.*(\([0-9][0-9.]*\)).*/\1/p' "$tree/SOURCE" | head -n 1) (Debian linux-source-$v)"
 			break
 		fi
@@ -333,7 +336,7 @@ if ((fuzz_time > 0)); then
 		((left > 0)) || break
 		log=$out/fuzz-$restarts.log
 		nice -n 10 "$fuzz" "${topts[@]}" -max_total_time="$left" -seed="$((seed + restarts))" \
-			-print_final_stats=1 -artifact_prefix="$out/keep/crash-" -max_len=4096 \
+			-print_final_stats=1 -artifact_prefix="$out/keep/" -max_len=4096 \
 			"$out/corpus" "$out/corpus-in" >"$log" 2>&1 || true
 		execs=$((execs + $(mbd_lf_execs "$log")))
 		restarts=$((restarts + 1))
@@ -401,7 +404,55 @@ for sig in "$out"/keep/*.sig; do
 	fi
 done
 
-# ---- 6. the report -------------------------------------------------------------
+# ---- 6. kernel tests in the real suite ----------------------------------------------
+
+# each finding as a tools/testing/memblock test, run in the REAL suite of
+# the base's package: it must pass on base and fail with the series
+ktest_list=()
+for fd in "$out"/findings/*/; do
+	fd=${fd%/}
+	[[ -f $fd/repro.mbt ]] || continue
+	if ((ktests == 0)); then
+		echo "not checked (--no-kernel-tests)" >"$fd/kernel-test"
+	elif [[ ! $base_version ]]; then
+		echo "not checked (the real suite is taken from a Debian package; --tree has none)" >"$fd/kernel-test"
+	elif "$mbdiff" emit-test "$fd/repro.mbt" --reference kernel:base --patched kernel:patched \
+		-o "$fd/kernel-test.c" >"$fd/emit.log" 2>&1; then
+		ktest_list+=("$fd/kernel-test.c")
+	else
+		printf 'none: %s\n' "$(sed 's/^mbdiff: //' "$fd/emit.log" | tail -n 1)" >"$fd/kernel-test"
+	fi
+done
+if ((${#ktest_list[@]})); then
+	mbd_log "kernel tests: ${#ktest_list[@]} in the real tools/testing/memblock of linux-source-$base_version"
+	kargs=()
+	for p in "${series[@]}"; do kargs+=(--patch "$p"); done
+	krc=0
+	MBDIFF_DEB_CACHE=$debs bash "$MBD_ROOT/scripts/kernel-suite.sh" --version "$base_version" \
+		--work "$(dirname "$bdir")/kernel-suite" "${kargs[@]}" "${ktest_list[@]}" \
+		>"$out/kernel-suite.txt" 2>"$out/kernel-suite.log" || krc=$?
+	# kernel-suite.sh prints one line per test (all named kernel-test,
+	# in the order given) and per NUMA build: test i is line i of each
+	i=0
+	for t in "${ktest_list[@]}"; do
+		fd=$(dirname "$t")
+		if ((krc == 77)); then
+			echo "not checked: the real suite cannot be had here" >"$fd/kernel-test"
+			i=$((i + 1))
+			continue
+		fi
+		res=$(awk -v k="$i" -v n="${#ktest_list[@]}" '$1 == "kernel-test" { if (c % n == k) { $1 = ""; sub(/^ /, ""); printf "%s%s", sep, $0; sep = "; " } c++ }' \
+			"$out/kernel-suite.txt")
+		if [[ $res ]]; then
+			printf '%s (linux-source-%s, %s)\n' "$res" "$base_version" "$(basename "$fd")/kernel-test.c" >"$fd/kernel-test"
+		else
+			printf 'the suite did not run it: %s\n' "$(tail -n 1 "$out/kernel-suite.log")" >"$fd/kernel-test"
+		fi
+		i=$((i + 1))
+	done
+fi
+
+# ---- 7. the report -------------------------------------------------------------
 
 setmeta date "$(jstr "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
 args=(--out "$out")

@@ -106,8 +106,10 @@ fi
 # ---- one suite copy per side and NUMA setting ------------------------------------
 # copy SIDE NUMA: the suite with SIDE's mm/memblock.c, its objects built
 prepare() {
-	local side=$1 n=$2 d=$work/$side-numa$2 p
-	if [[ ! -f $d/.ready ]] || ! cmp -s "$d/.patches" <(printf '%s\n' "${patches[@]+"${patches[@]}"}" | xargs -r cat); then
+	local side=$1 n=$2 d=$work/$side-numa$2 p want=()
+	# what the copy was made with: base none, patched the patches' text
+	[[ $side == patched ]] && want=("${patches[@]}")
+	if [[ ! -f $d/.ready ]] || ! cmp -s "$d/.patches" <(cat /dev/null "${want[@]+"${want[@]}"}"); then
 		rm -rf "$d"
 		cp -r "$src" "$d"
 		if [[ $side == patched ]]; then
@@ -119,7 +121,7 @@ prepare() {
 				}
 			done
 		fi
-		printf '%s\n' "${patches[@]+"${patches[@]}"}" | xargs -r cat >"$d/.patches"
+		cat /dev/null "${want[@]+"${want[@]}"}" >"$d/.patches"
 		touch "$d/.ready"
 	fi
 	printf '%s\n' "$d"
@@ -160,7 +162,7 @@ for n in "${numas[@]}"; do
 	sides=(base)
 	((${#patches[@]})) && sides+=(patched)
 	for side in "${sides[@]}"; do
-		dirs[$side]=$(prepare "$side" "$n")
+		dirs[$side]=$(prepare "$side" "$n") || exit 2
 	done
 	for t in "${tests[@]}"; do
 		line="$(basename "$t" .c) numa=$n"
