@@ -4,8 +4,8 @@
 # Usage: test_check_real.sh SOURCE_DIR MBDIFF [WORKDIR]
 #
 # scripts/check.sh end to end on a real kernel tree (Debian's
-# linux-source-$MBDIFF_CHECK_VERSION, default 6.12; $MBDIFF_DEB_CACHE is
-# used when set). Exit 77 (skipped) when the package cannot be had. The
+# linux-source-$MBDIFF_CHECK_VERSION, default 6.12, as fetched by
+# scripts/get-kernel-tree.sh). Exit 77 (skipped) when it is not there. The
 # patches are made from the tree's own lines here, nothing is kept:
 #  - a comment above memblock_add_range(): CLEAN, exit 0, --json "clean";
 #  - the shortcut "cnt * 2 + 1 <= max" weakened to "cnt + 1 <= max" (the
@@ -19,9 +19,10 @@ src=${1:?usage: test_check_real.sh SOURCE_DIR MBDIFF [WORKDIR]}
 check_init check-real "${2:?}" "${3:-}"
 v=${MBDIFF_CHECK_VERSION:-6.12}
 
-if ! tree=$(bash "$src/scripts/get-kernel-tree.sh" --version "$v" 2>"$work/get.log" | tail -n 1) ||
+# nothing is fetched here: scripts/test.sh (or get-kernel-tree.sh) does it
+if ! tree=$(bash "$src/scripts/get-kernel-tree.sh" --print --version "$v" 2>"$work/get.log" | tail -n 1) ||
 	[[ ! -f $tree/mm/memblock.c ]]; then
-	echo "check-real: linux-source-$v cannot be had (skipped): $(tail -n 1 "$work/get.log")"
+	echo "check-real: no linux-$v tree (bash scripts/get-kernel-tree.sh --version $v): skipped"
 	exit 77
 fi
 

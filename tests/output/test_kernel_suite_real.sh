@@ -11,15 +11,22 @@
 # its header says the shift hides the difference. The base builds are
 # shared by all variants. reference--*.c pin
 # mainline itself and run on the base only. Exit 77 (skipped) when the
-# package or liburcu cannot be had.
+# tree, the .deb ($MBDIFF_DEB_CACHE) or liburcu cannot be had.
 set -uo pipefail
 src=${1:?usage: test_kernel_suite_real.sh SOURCE_DIR [WORKDIR]}
 work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/mbd-ksuite.XXXXXX")}
 v=${MBDIFF_CHECK_VERSION:-6.12}
 mkdir -p "$work"
-if ! tree=$(bash "$src/scripts/get-kernel-tree.sh" --version "$v" 2>"$work/get.log" | tail -n 1) ||
+# nothing is downloaded here: the tree from get-kernel-tree.sh, the .deb
+# from $MBDIFF_DEB_CACHE (or a suite already extracted in WORKDIR)
+if ! tree=$(bash "$src/scripts/get-kernel-tree.sh" --print --version "$v" 2>"$work/get.log" | tail -n 1) ||
 	[[ ! -f $tree/mm/memblock.c ]]; then
-	echo "kernel-suite-real: linux-source-$v cannot be had (skipped)"
+	echo "kernel-suite-real: no linux-$v tree (bash scripts/get-kernel-tree.sh --version $v): skipped"
+	exit 77
+fi
+if [[ ! -f $work/suite/linux-$v/tools/testing/memblock/Makefile ]] &&
+	! ls "${MBDIFF_DEB_CACHE:-/nonexistent}"/linux-source-"${v}"_*_all.deb >/dev/null 2>&1; then
+	echo "kernel-suite-real: no linux-source-$v .deb in \$MBDIFF_DEB_CACHE: skipped"
 	exit 77
 fi
 fail=0
