@@ -4,7 +4,8 @@
 # one localized object per variant, and the generated registry.
 #
 # mbd_discover_variants()          sets MBD_VARIANTS (names, registry order)
-#                                  and MBD_V_<NAME>_{ID,KIND,PATCH,SUMMARY}
+#                                  and MBD_V_<NAME>_{ID,KIND,PATCH,SUMMARY,
+#                                  VERSION}
 # mbd_add_variant_staging()        one custom target mbd_stage_<ID> each
 # mbd_write_registry(OUT)          ${OUT}: mbd_variants[] for every variant
 # mbd_add_variant_objects(SUFFIX LAUNCHER OUTVAR)
@@ -42,19 +43,63 @@ function(_mbd_patch_summary patch out)
 	set(${out} "${summary}" PARENT_SCOPE)
 endfunction()
 
+# The kernel the reference models ("Kernel:" of mbdiff list); patches that
+# name no other are taken to model it too.
+set(MBD_REFERENCE_VERSION "v7.3")
+
+# The "Kernel: vX.Y" header line of a patch (one word), or the reference's.
+function(_mbd_patch_version patch out)
+	file(STRINGS "${patch}" lines REGEX "^Kernel:[ \t]*v[0-9]" LIMIT_COUNT 1)
+	set(v "${MBD_REFERENCE_VERSION}")
+	if(lines MATCHES "^Kernel:[ \t]*([^ \t]+)")
+		set(v "${CMAKE_MATCH_1}")
+	endif()
+	set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
+# "v7.3.4" -> MBD_KVER(7, 3) as a number (mbd_variant.h); 0 if unknown.
+function(_mbd_kver version out)
+	set(k 0)
+	if(version MATCHES "^v([0-9]+)\\.([0-9]+)")
+		math(EXPR k "${CMAKE_MATCH_1} * 65536 + ${CMAKE_MATCH_2} * 256")
+	endif()
+	set(${out} "${k}" PARENT_SCOPE)
+endfunction()
+
+# A kernel tree's release from its top-level Makefile ("v7.3.4"), or "".
+function(_mbd_tree_version tree out)
+	set(v "")
+	if(EXISTS "${tree}/Makefile")
+		file(STRINGS "${tree}/Makefile" lines REGEX
+			"^(VERSION|PATCHLEVEL|SUBLEVEL)[ \t]*=" LIMIT_COUNT 3)
+		foreach(l IN LISTS lines)
+			if(l MATCHES "^([A-Z]+)[ \t]*=[ \t]*([0-9]*)")
+				set(_${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
+			endif()
+		endforeach()
+		if(DEFINED _VERSION AND DEFINED _PATCHLEVEL)
+			set(v "v${_VERSION}.${_PATCHLEVEL}")
+			if(DEFINED _SUBLEVEL AND NOT _SUBLEVEL STREQUAL "")
+				string(APPEND v ".${_SUBLEVEL}")
+			endif()
+		endif()
+	endif()
+	set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
 # NAME -> C identifier suffix; fatal for names the registry cannot carry.
 function(_mbd_variant_id name out)
-	if(NOT name MATCHES "^[A-Za-z0-9][A-Za-z0-9_-]*$")
+	if(NOT name MATCHES "^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 		message(FATAL_ERROR "variant name '${name}' must match "
-			"[A-Za-z0-9][A-Za-z0-9_-]* (it becomes a C identifier)")
+			"[A-Za-z0-9][A-Za-z0-9_.-]* (it becomes a C identifier)")
 	endif()
-	string(REPLACE "-" "_" id "${name}")
+	string(REGEX REPLACE "[-.]" "_" id "${name}")
 	set(${out} "${id}" PARENT_SCOPE)
 endfunction()
 
 # A function, not a macro: macro arguments are pasted into the body as
 # text, so a summary with backslashes or quotes would be parsed as code.
-function(_mbd_variant_define name kind patch summary)
+function(_mbd_variant_define name kind patch summary version)
 	_mbd_variant_id("${name}" id)
 	if(DEFINED _MBD_SEEN_ID_${id})
 		message(FATAL_ERROR "variants '${name}' and '${_MBD_SEEN_ID_${id}}' "
@@ -67,6 +112,7 @@ function(_mbd_variant_define name kind patch summary)
 	set(MBD_V_${name}_KIND "${kind}" PARENT_SCOPE)
 	set(MBD_V_${name}_PATCH "${patch}" PARENT_SCOPE)
 	set(MBD_V_${name}_SUMMARY "${summary}" PARENT_SCOPE)
+	set(MBD_V_${name}_VERSION "${version}" PARENT_SCOPE)
 	set(MBD_V_${name}_FILE "${name}" PARENT_SCOPE)
 endfunction()
 
@@ -91,6 +137,8 @@ function(_mbd_kernel_variant_define name tree patches)
 	set(MBD_V_${full}_KIND MBD_KIND_KERNEL PARENT_SCOPE)
 	set(MBD_V_${full}_PATCH "" PARENT_SCOPE)
 	set(MBD_V_${full}_SUMMARY "${summary}" PARENT_SCOPE)
+	_mbd_tree_version("${tree}" version)
+	set(MBD_V_${full}_VERSION "${version}" PARENT_SCOPE)
 	set(MBD_V_${full}_FILE "kernel-${name}" PARENT_SCOPE)
 	set(MBD_V_${full}_TREE "${tree}" PARENT_SCOPE)
 	set(MBD_V_${full}_KPATCHES "${patches}" PARENT_SCOPE)
@@ -144,7 +192,8 @@ macro(mbd_discover_variants)
 		endif()
 	endforeach()
 	_mbd_variant_define(reference MBD_KIND_REFERENCE ""
-		"mbdiff's model of mainline mm/memblock.c (v6.11-v6.15)")
+		"mbdiff's model of mainline mm/memblock.c (newest release)"
+		"${MBD_REFERENCE_VERSION}")
 	# scripts/check.sh builds the reference and its two kernel trees only
 	option(MBDIFF_KERNEL_VARIANTS_ONLY
 		"Build the reference and the kernel variants only (no patches, mutants, twin)" OFF)
@@ -152,7 +201,8 @@ macro(mbd_discover_variants)
 		set(_mbd_dirs "")
 	else()
 		_mbd_variant_define(reference-twin MBD_KIND_REFERENCE ""
-			"a second copy of the reference: reference~reference-twin checks isolation")
+			"a second copy of the reference: reference~reference-twin checks isolation"
+			"${MBD_REFERENCE_VERSION}")
 		set(_mbd_dirs "patches=MBD_KIND_PATCH" "mutants=MBD_KIND_MUTANT")
 	endif()
 	foreach(_dir_kind IN LISTS _mbd_dirs)
@@ -163,13 +213,15 @@ macro(mbd_discover_variants)
 			"${PROJECT_SOURCE_DIR}/algorithms/${_dir}/*.patch")
 		list(SORT _patches)
 		foreach(_p IN LISTS _patches)
-			get_filename_component(_name "${_p}" NAME_WE)
+			get_filename_component(_name "${_p}" NAME_WLE)
 			if(_name IN_LIST MBD_VARIANTS)
 				message(FATAL_ERROR "variant name '${_name}' is used twice "
 					"(${_p}); reference and reference-twin are reserved")
 			endif()
 			_mbd_patch_summary("${_p}" _summary)
-			_mbd_variant_define("${_name}" "${_kind}" "${_p}" "${_summary}")
+			_mbd_patch_version("${_p}" _version)
+			_mbd_variant_define("${_name}" "${_kind}" "${_p}" "${_summary}"
+				"${_version}")
 			# The summary is read at configure time: re-read it on edits.
 			set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
 				CMAKE_CONFIGURE_DEPENDS "${_p}")
@@ -280,6 +332,8 @@ function(mbd_add_variant_objects suffix launcher outvar)
 		set(tree "${CMAKE_BINARY_DIR}/variants/${MBD_V_${name}_FILE}")
 		set(raw mbd_vobj_${id}${suffix})
 		_mbd_c_string("${MBD_V_${name}_SUMMARY}" summary)
+		_mbd_c_string("${MBD_V_${name}_VERSION}" version)
+		_mbd_kver("${MBD_V_${name}_VERSION}" kver)
 
 		add_library(${raw} OBJECT "${glue}")
 		add_dependencies(${raw} mbd_stage_${id})
@@ -293,7 +347,8 @@ function(mbd_add_variant_objects suffix launcher outvar)
 			"MBD_VARIANT_ID=${id}"
 			"MBD_VARIANT_NAME=\"${name}\""
 			"MBD_VARIANT_KIND=${MBD_V_${name}_KIND}"
-			"MBD_VARIANT_SUMMARY=\"${summary}\"")
+			"MBD_VARIANT_SUMMARY=\"${summary}\""
+			"MBD_VARIANT_VERSION=\"${version}\"" "MBD_VARIANT_KVER=${kver}")
 		target_compile_options(${raw} PRIVATE ${MBD_VARIANT_CFLAGS} ${MBD_WERROR_FLAG})
 		if(MBD_V_${name}_KIND STREQUAL "MBD_KIND_KERNEL")
 			# real files: era macros and the static-state list (glue.c);

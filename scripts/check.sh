@@ -305,7 +305,7 @@ mbd_log "built in $(mbd_elapsed "$t_base") s"
 mbdiff=$bdir/mbdiff
 fuzz=$bdir/fuzz_diff
 pair=kernel:base,kernel:patched
-topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-going=$out/keep")
+topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-traces=$out/keep")
 
 # ---- 4. search ---------------------------------------------------------------
 
@@ -383,7 +383,7 @@ for sig in "$out"/keep/*.sig; do
 		mkdir -p "$rk/keep" "$rk/corpus"
 		t0=$(mbd_now)
 		nice -n 10 "$fuzz" "--variants=$pair" "--min-class=$min_class" --no-expect --config=boot \
-			"--keep-going=$rk/keep" "--want=$h" -max_total_time="$reach_time" \
+			"--keep-traces=$rk/keep" "--want=$h" -max_total_time="$reach_time" \
 			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" \
 			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
 		el=$(mbd_elapsed "$t0")

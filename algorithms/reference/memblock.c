@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mbdiff reference: a model of mainline mm/memblock.c as of v6.11-v6.15,
- * written for mbdiff from the kernel's documented behaviour. Function names,
- * globals, types and control flow follow the kernel file so that proposed
- * kernel patches apply to it almost unchanged, and so that every quirk the
- * kernel has (merge windows, when and where arrays double, what a failed
- * call leaves behind) is reproduced.
+ * mbdiff reference: a model of mainline mm/memblock.c as of v7.3 (the
+ * newest release, December 2026), written for mbdiff from the kernel's
+ * documented behaviour. Function names, globals, types and control flow
+ * follow the kernel file so that proposed kernel patches apply to it almost
+ * unchanged, and so that every quirk the kernel has (merge windows, when
+ * and where arrays double, what a failed call leaves behind) is reproduced.
  *
  * Era markers modelled here:
  *  - empty types have cnt == 0 (since v6.11);
@@ -13,9 +13,28 @@
  *  - memblock_add_range() skips its counting pass when 2 * cnt + 1 <= max
  *    (v6.0 28e1a8f4b0ff, made "<=" by ad500fb2d11b in v6.3);
  *  - memblock_double_array() panics when resizing is not yet allowed;
- *  - memblock_reserve() and allocations use MAX_NUMNODES and no flags
- *    (before the v6.16 RSRV_KERN change);
- *  - node ids are checked with numa_valid_node() (v6.11).
+ *  - node ids are checked with numa_valid_node() (v6.11);
+ *  - memblock_reserve() records NUMA_NO_NODE; memblock's own reservations
+ *    (allocations, grown region arrays) carry MEMBLOCK_RSRV_KERN, and
+ *    allocations keep the node they were made for (v6.16, "memblock: add
+ *    MEMBLOCK_RSRV_KERN flag");
+ *  - memblock_add_range()'s flags WARN_ON stays quiet for requests made
+ *    with MEMBLOCK_NONE (the same commit);
+ *  - a region array that memblock_double_array() found for itself is
+ *    accepted (accept_memory) before it is written (v6.15-rc6,
+ *    da8bf5daa5e5; a no-op here);
+ *  - MEMBLOCK_KHO_SCRATCH ranges (v6.16) and the scratch-only allocation
+ *    phase, compiled out here as in a kernel without
+ *    CONFIG_MEMBLOCK_KHO_SCRATCH;
+ *  - memblock_phys_free() once slab is up hands the pages to the page
+ *    allocator and, without CONFIG_ARCH_KEEP_MEMBLOCK, leaves
+ *    memblock.reserved as it was (v7.1, "make memblock_free() handle late
+ *    freeing"). This model is built as x86 is: no ARCH_KEEP_MEMBLOCK, no
+ *    deferred struct page init, the same configuration kcompat gives the
+ *    real files built as kernel variants.
+ *
+ * The v6.11-v6.15 model that came before is the variant mainline-6.12
+ * (algorithms/patches/mainline-6.12.patch).
  */
 
 #include <linux/kernel.h>
@@ -33,6 +52,7 @@
 #include <linux/io.h>
 
 #include "internal.h"
+#include "mm_init.h"
 
 #define INIT_MEMBLOCK_REGIONS			128
 #define INIT_PHYSMEM_REGIONS			4
@@ -49,6 +69,13 @@ unsigned long max_low_pfn;
 unsigned long min_low_pfn;
 unsigned long max_pfn;
 unsigned long long max_possible_pfn;
+
+#ifdef CONFIG_MEMBLOCK_KHO_SCRATCH
+/* set while a kexec handover boot may only allocate from scratch ranges */
+static bool kho_scratch_only;
+#else
+#define kho_scratch_only false
+#endif
 
 static struct memblock_region memblock_memory_init_regions[INIT_MEMBLOCK_MEMORY_REGIONS] __initdata_memblock;
 static struct memblock_region memblock_reserved_init_regions[INIT_MEMBLOCK_RESERVED_REGIONS] __initdata_memblock;
@@ -93,6 +120,10 @@ static int memblock_reserved_in_slab __initdata_memblock;
 
 static enum memblock_flags __init_memblock choose_memblock_flags(void)
 {
+	/* a handover boot allocates from the scratch ranges and nowhere else */
+	if (kho_scratch_only)
+		return MEMBLOCK_KHO_SCRATCH;
+
 	return system_has_some_mirror ? MEMBLOCK_MIRROR : MEMBLOCK_NONE;
 }
 
@@ -295,7 +326,13 @@ static int __init_memblock memblock_double_array(struct memblock_type *type,
 				min(new_area_start, memblock.current_limit),
 				new_alloc_size, PAGE_SIZE);
 
-		new_array = addr ? __va(addr) : NULL;
+		if (addr) {
+			/* confidential guests: the page may still need accepting */
+			accept_memory(addr, new_alloc_size);
+			new_array = __va(addr);
+		} else {
+			new_array = NULL;
+		}
 	}
 	if (!addr) {
 		pr_err("memblock: Failed to double %s array from %ld to %ld entries !\n",
@@ -324,9 +361,9 @@ static int __init_memblock memblock_double_array(struct memblock_type *type,
 		 old_array != memblock_reserved_init_regions)
 		memblock_free(old_array, old_alloc_size);
 
-	/* A memblock-allocated array must be reserved like any allocation. */
+	/* A memblock-allocated array is a kernel reservation like any other. */
 	if (!use_slab)
-		BUG_ON(memblock_reserve(addr, new_alloc_size));
+		BUG_ON(memblock_reserve_kern(addr, new_alloc_size));
 
 	*in_slab = use_slab;
 
@@ -470,7 +507,8 @@ repeat:
 #ifdef CONFIG_NUMA
 			WARN_ON(nid != memblock_get_region_node(rgn));
 #endif
-			WARN_ON(flags != rgn->flags);
+			/* plain requests may fill holes next to flagged regions */
+			WARN_ON(flags != MEMBLOCK_NONE && flags != rgn->flags);
 			nr_new++;
 			if (insert) {
 				if (start_rgn == -1)
@@ -650,10 +688,24 @@ int __init_memblock memblock_remove(phys_addr_t base, phys_addr_t size)
 	return memblock_remove_range(&memblock.memory, base, size);
 }
 
+/*
+ * Give the whole pages of [@start, @end) to the page allocator. That
+ * allocator and the memory map are outside this model (no struct pages, no
+ * deferred init), so nothing memblock can see changes; kept so the late
+ * free path below reads as in the kernel.
+ */
+static unsigned long __free_reserved_area(phys_addr_t start, phys_addr_t end,
+					  int poison)
+{
+	return 0;
+}
+
 /**
  * memblock_free - give back memory found through its virtual address
  * @ptr: start of the block (NULL is ignored)
  * @size: its length
+ *
+ * Once slab is up the pages go to the page allocator (memblock_phys_free()).
  */
 void __init_memblock memblock_free(void *ptr, size_t size)
 {
@@ -662,31 +714,56 @@ void __init_memblock memblock_free(void *ptr, size_t size)
 }
 
 /**
- * memblock_phys_free - drop [@base, @base + @size) from memblock.reserved
+ * memblock_phys_free - give back [@base, @base + @size)
  * @base: first byte
  * @size: length
+ *
+ * Before slab is up the range simply leaves memblock.reserved. Afterwards
+ * its pages go to the page allocator, and memblock.reserved is only kept
+ * in step where memblock outlives boot (CONFIG_ARCH_KEEP_MEMBLOCK; not
+ * set in this model): elsewhere it is about to be discarded anyway.
  *
  * Return: 0 on success, -errno on failure.
  */
 int __init_memblock memblock_phys_free(phys_addr_t base, phys_addr_t size)
 {
 	phys_addr_t end = base + size - 1;
+	int ret = 0;
 
 	memblock_dbg("%s: [%pa-%pa] %pS\n", __func__,
 		     &base, &end, (void *)_RET_IP_);
 
 	kmemleak_free_part_phys(base, size);
-	return memblock_remove_range(&memblock.reserved, base, size);
+
+	if (!slab_is_available() || IS_ENABLED(CONFIG_ARCH_KEEP_MEMBLOCK))
+		ret = memblock_remove_range(&memblock.reserved, base, size);
+
+	if (slab_is_available())
+		__free_reserved_area(base, base + size, -1);
+
+	return ret;
 }
 
-int __init_memblock memblock_reserve(phys_addr_t base, phys_addr_t size)
+/**
+ * __memblock_reserve - mark [@base, @base + @size) as in use
+ * @base: first byte
+ * @size: length
+ * @nid: node to record (NUMA_NO_NODE for plain reservations)
+ * @flags: attributes (MEMBLOCK_RSRV_KERN for memblock's own)
+ *
+ * memblock_reserve() and memblock_reserve_kern() in memblock.h wrap this.
+ *
+ * Return: 0 on success, -errno on failure.
+ */
+int __init_memblock __memblock_reserve(phys_addr_t base, phys_addr_t size,
+				       int nid, enum memblock_flags flags)
 {
 	phys_addr_t end = base + size - 1;
 
-	memblock_dbg("%s: [%pa-%pa] %pS\n", __func__,
-		     &base, &end, (void *)_RET_IP_);
+	memblock_dbg("%s: [%pa-%pa] nid=%d flags=%x %pS\n", __func__,
+		     &base, &end, nid, flags, (void *)_RET_IP_);
 
-	return memblock_add_range(&memblock.reserved, base, size, MAX_NUMNODES, 0);
+	return memblock_add_range(&memblock.reserved, base, size, nid, flags);
 }
 
 /**
@@ -758,10 +835,30 @@ int __init_memblock memblock_reserved_mark_noinit(phys_addr_t base, phys_addr_t 
 				    MEMBLOCK_RSRV_NOINIT);
 }
 
+/* Turn a plain reservation into a kernel one after the fact. */
+int __init_memblock memblock_reserved_mark_kern(phys_addr_t base, phys_addr_t size)
+{
+	return memblock_setclr_flag(&memblock.reserved, base, size, 1,
+				    MEMBLOCK_RSRV_KERN);
+}
+
+/* Scratch ranges: what a kexec handover boot may allocate from early on. */
+__init int memblock_mark_kho_scratch(phys_addr_t base, phys_addr_t size)
+{
+	return memblock_setclr_flag(&memblock.memory, base, size, 1,
+				    MEMBLOCK_KHO_SCRATCH);
+}
+
+__init int memblock_clear_kho_scratch(phys_addr_t base, phys_addr_t size)
+{
+	return memblock_setclr_flag(&memblock.memory, base, size, 0,
+				    MEMBLOCK_KHO_SCRATCH);
+}
+
 /*
  * Whether a free-range walk over @type ignores region @m. Only memory is
- * filtered: by node, hotplug (with movable_node), mirror, nomap and
- * driver-managed, each unless @flags asks for it.
+ * filtered: by node, hotplug (with movable_node), mirror, nomap,
+ * driver-managed and (when @flags asks for scratch) non-scratch memory.
  */
 static bool should_skip_region(struct memblock_type *type,
 			       struct memblock_region *m,
@@ -786,6 +883,10 @@ static bool should_skip_region(struct memblock_type *type,
 		return true;
 
 	if (!(flags & MEMBLOCK_DRIVER_MANAGED) && memblock_is_driver_managed(m))
+		return true;
+
+	/* asked for scratch memory: everything else is out */
+	if ((flags & MEMBLOCK_KHO_SCRATCH) && !memblock_is_kho_scratch(m))
 		return true;
 
 	return false;
@@ -985,6 +1086,20 @@ int __init_memblock memblock_set_node(phys_addr_t base, phys_addr_t size,
 	return 0;
 }
 
+/*
+ * What every allocation gets once its range is reserved: kmemleak tracking
+ * (unless @kmemleak_trace is false) and acceptance of the memory for
+ * confidential guests. Neither has state in this model.
+ */
+static void memblock_prep_allocation(phys_addr_t start, phys_addr_t size,
+				     bool kmemleak_trace)
+{
+	if (kmemleak_trace)
+		kmemleak_alloc_phys(start, size, 0);
+
+	accept_memory(start, size);
+}
+
 /**
  * memblock_alloc_range_nid - find and reserve a block
  * @size: bytes wanted
@@ -995,7 +1110,8 @@ int __init_memblock memblock_set_node(phys_addr_t base, phys_addr_t size,
  * @exact_nid: do not fall back to other nodes
  *
  * Falls back to any node (unless @exact_nid) and then to non-mirrored
- * memory. Once slab is up this is a bug in the caller: it warns and hands
+ * memory. The block is reserved as MEMBLOCK_RSRV_KERN on the node it was
+ * found for (@nid, or NUMA_NO_NODE on the fallback). Once slab is up this is a bug in the caller: it warns and hands
  * out slab memory instead.
  *
  * Return: the physical address, or 0.
@@ -1023,14 +1139,14 @@ phys_addr_t __init memblock_alloc_range_nid(phys_addr_t size,
 again:
 	found = memblock_find_in_range_node(size, align, start, end, nid,
 					    flags);
-	if (found && !memblock_reserve(found, size))
+	if (found && !__memblock_reserve(found, size, nid, MEMBLOCK_RSRV_KERN))
 		goto done;
 
 	if (numa_valid_node(nid) && !exact_nid) {
 		found = memblock_find_in_range_node(size, align, start,
 						    end, NUMA_NO_NODE,
 						    flags);
-		if (found && !memblock_reserve(found, size))
+		if (found && !memblock_reserve_kern(found, size))
 			goto done;
 	}
 
@@ -1044,11 +1160,7 @@ again:
 	return 0;
 
 done:
-	if (end != MEMBLOCK_ALLOC_NOLEAKTRACE)
-		kmemleak_alloc_phys(found, size, 0);
-
-	accept_memory(found, size);
-
+	memblock_prep_allocation(found, size, end != MEMBLOCK_ALLOC_NOLEAKTRACE);
 	return found;
 }
 

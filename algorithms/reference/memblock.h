@@ -3,7 +3,7 @@
 #define _LINUX_MEMBLOCK_H
 
 /*
- * mbdiff's model of include/linux/memblock.h as of v6.11-v6.15, reduced to
+ * mbdiff's model of include/linux/memblock.h as of v7.3, reduced to
  * what the early-boot region bookkeeping needs. Written for mbdiff from the
  * documented behaviour; names and layout follow the kernel so that patches
  * against it read like kernel patches.
@@ -26,6 +26,11 @@ extern unsigned long long max_possible_pfn;
  * @MEMBLOCK_NOMAP: keep out of the kernel's direct map
  * @MEMBLOCK_DRIVER_MANAGED: added by a driver, not by firmware
  * @MEMBLOCK_RSRV_NOINIT: reserved range whose struct pages stay uninitialised
+ * @MEMBLOCK_RSRV_KERN: reserved by or for the kernel itself (every memblock
+ *	allocation, memblock_reserve_kern())
+ * @MEMBLOCK_KHO_SCRATCH: memory a kexec handover boot may allocate from
+ *	before it knows what the previous kernel handed over
+ * @MEMBLOCK_RSRV_HUGETLB: reserved early for huge pages
  */
 enum memblock_flags {
 	MEMBLOCK_NONE		= 0x0,
@@ -34,6 +39,9 @@ enum memblock_flags {
 	MEMBLOCK_NOMAP		= 0x4,
 	MEMBLOCK_DRIVER_MANAGED = 0x8,
 	MEMBLOCK_RSRV_NOINIT	= 0x10,
+	MEMBLOCK_RSRV_KERN	= 0x20,
+	MEMBLOCK_KHO_SCRATCH	= 0x40,
+	MEMBLOCK_RSRV_HUGETLB	= 0x80,
 };
 
 /**
@@ -98,7 +106,20 @@ int memblock_add_node(phys_addr_t base, phys_addr_t size, int nid,
 int memblock_add(phys_addr_t base, phys_addr_t size);
 int memblock_remove(phys_addr_t base, phys_addr_t size);
 int memblock_phys_free(phys_addr_t base, phys_addr_t size);
-int memblock_reserve(phys_addr_t base, phys_addr_t size);
+int __memblock_reserve(phys_addr_t base, phys_addr_t size, int nid,
+		       enum memblock_flags flags);
+
+/* Reservations made by callers belong to no node and carry no flags. */
+static __always_inline int memblock_reserve(phys_addr_t base, phys_addr_t size)
+{
+	return __memblock_reserve(base, size, NUMA_NO_NODE, 0);
+}
+
+/* The kernel's own: no node, MEMBLOCK_RSRV_KERN. */
+static __always_inline int memblock_reserve_kern(phys_addr_t base, phys_addr_t size)
+{
+	return __memblock_reserve(base, size, NUMA_NO_NODE, MEMBLOCK_RSRV_KERN);
+}
 void memblock_free(void *ptr, size_t size);
 void memblock_trim_memory(phys_addr_t align);
 bool memblock_overlaps_region(struct memblock_type *type,
@@ -109,6 +130,9 @@ int memblock_mark_mirror(phys_addr_t base, phys_addr_t size);
 int memblock_mark_nomap(phys_addr_t base, phys_addr_t size);
 int memblock_clear_nomap(phys_addr_t base, phys_addr_t size);
 int memblock_reserved_mark_noinit(phys_addr_t base, phys_addr_t size);
+int memblock_reserved_mark_kern(phys_addr_t base, phys_addr_t size);
+int memblock_mark_kho_scratch(phys_addr_t base, phys_addr_t size);
+int memblock_clear_kho_scratch(phys_addr_t base, phys_addr_t size);
 int memblock_set_node(phys_addr_t base, phys_addr_t size,
 		      struct memblock_type *type, int nid);
 void memblock_allow_resize(void);
@@ -203,6 +227,11 @@ static inline bool memblock_is_reserved_noinit(struct memblock_region *m)
 static inline bool memblock_is_driver_managed(struct memblock_region *m)
 {
 	return m->flags & MEMBLOCK_DRIVER_MANAGED;
+}
+
+static inline bool memblock_is_kho_scratch(struct memblock_region *m)
+{
+	return m->flags & MEMBLOCK_KHO_SCRATCH;
 }
 
 #ifdef CONFIG_NUMA

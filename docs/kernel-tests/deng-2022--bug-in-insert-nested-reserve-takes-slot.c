@@ -84,25 +84,33 @@ static int mbdiff_deng_2022_bug_in_insert_nested_reserve_takes_slot_check(void)
 	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
 #endif
 
-	ASSERT_EQ(memblock.reserved.cnt, 2);
+	ASSERT_EQ(memblock.reserved.cnt, 3);
 	ASSERT_EQ(memblock.reserved.max, 4);
 	ASSERT_EQ(memblock.reserved.total_size, 0x3000);
 	ASSERT_EQ(__pa(memblock.reserved.regions), b + 0x1000);
 
 	rgn = &memblock.reserved.regions[0];
 	ASSERT_EQ(rgn->base, b);
-	ASSERT_EQ(rgn->size, 0x2000);
-	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
-#ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
-#endif
-
-	rgn = &memblock.reserved.regions[1];
-	ASSERT_EQ(rgn->base, b + 0x3000);
 	ASSERT_EQ(rgn->size, 0x1000);
 	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
+#endif
+
+	rgn = &memblock.reserved.regions[1];
+	ASSERT_EQ(rgn->base, b + 0x1000);
+	ASSERT_EQ(rgn->size, 0x1000);
+	ASSERT_EQ(rgn->flags, MEMBLOCK_RSRV_KERN);
+#ifdef CONFIG_NUMA
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
+#endif
+
+	rgn = &memblock.reserved.regions[2];
+	ASSERT_EQ(rgn->base, b + 0x3000);
+	ASSERT_EQ(rgn->size, 0x1000);
+	ASSERT_EQ(rgn->flags, MEMBLOCK_RSRV_KERN);
+#ifdef CONFIG_NUMA
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	/* the boot arrays back before the dummy memory goes away */

@@ -110,7 +110,7 @@ static int mbdiff_deng_2023_v3_bug_after_growing_inside_range_check(void)
 	ASSERT_EQ(rgn->size, 0x1000);
 	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	/* the boot arrays back before the dummy memory goes away */

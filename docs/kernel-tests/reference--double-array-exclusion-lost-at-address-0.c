@@ -94,7 +94,7 @@ static int mbdiff_reference_double_array_exclusion_lost_at_address_0_check(void)
 	ASSERT_EQ(rgn->size, 0x1000);
 	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	/* the boot arrays back before the dummy memory goes away */

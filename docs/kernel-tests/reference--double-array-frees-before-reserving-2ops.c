@@ -81,9 +81,9 @@ static int mbdiff_reference_double_array_frees_before_reserving_2ops_check(void)
 	rgn = &memblock.memory.regions[0];
 	ASSERT_EQ(rgn->base, b + 0x2000);
 	ASSERT_EQ(rgn->size, 0x2000);
-	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
+	ASSERT_EQ(rgn->flags, MEMBLOCK_RSRV_KERN);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	ASSERT_EQ(memblock.reserved.cnt, 1);
@@ -94,9 +94,9 @@ static int mbdiff_reference_double_array_frees_before_reserving_2ops_check(void)
 	rgn = &memblock.reserved.regions[0];
 	ASSERT_EQ(rgn->base, b + 0x2000);
 	ASSERT_EQ(rgn->size, 0x2000);
-	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
+	ASSERT_EQ(rgn->flags, MEMBLOCK_RSRV_KERN);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	/* the boot arrays back before the dummy memory goes away */

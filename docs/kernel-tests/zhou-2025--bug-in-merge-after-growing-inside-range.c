@@ -97,9 +97,9 @@ static int mbdiff_zhou_2025_bug_in_merge_after_growing_inside_range_check(void)
 	rgn = &memblock.reserved.regions[0];
 	ASSERT_EQ(rgn->base, b + 0x2000);
 	ASSERT_EQ(rgn->size, 0x1000);
-	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
+	ASSERT_EQ(rgn->flags, MEMBLOCK_RSRV_KERN);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	/* the boot arrays back before the dummy memory goes away */

@@ -86,7 +86,7 @@ static int mbdiff_zhou_2025_enomem_leaves_partial_reservation_check(void)
 	ASSERT_EQ(rgn->size, 0x1000);
 	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	rgn = &memblock.reserved.regions[1];
@@ -94,7 +94,7 @@ static int mbdiff_zhou_2025_enomem_leaves_partial_reservation_check(void)
 	ASSERT_EQ(rgn->size, 0x1000);
 	ASSERT_EQ(rgn->flags, MEMBLOCK_NONE);
 #ifdef CONFIG_NUMA
-	ASSERT_EQ(rgn->nid, MAX_NUMNODES);
+	ASSERT_EQ(rgn->nid, NUMA_NO_NODE);
 #endif
 
 	/* the boot arrays back before the dummy memory goes away */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `mbdiff list`: the variants linked into this binary. */
+/* `mbdiff list`: the variants linked into this binary and the kernel
+ * each one models (or is). */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,7 +8,7 @@
 
 int mbd_cli_list(int argc, char **argv)
 {
-	int w = 4;
+	int w = 4, wk = 6;
 
 	if (argc > 1)
 		return mbd_cli_bad_usage("list takes no arguments (got \"%s\")", argv[1]);
@@ -16,12 +17,17 @@ int mbd_cli_list(int argc, char **argv)
 
 		if (len > w)
 			w = len;
+		len = (int)strlen(mbd_variants[i]->version ? mbd_variants[i]->version : "");
+		if (len > wk)
+			wk = len;
 	}
-	printf("%-*s  %-9s  %s\n", w, "NAME", "KIND", "SUMMARY");
+	printf("%-*s  %-9s  %-*s  %s\n", w, "NAME", "KIND", wk, "KERNEL", "SUMMARY");
 	for (size_t i = 0; mbd_variants[i]; i++) {
 		const struct mbd_variant *v = mbd_variants[i];
 
-		printf("%-*s  %-9s  %s\n", w, v->name, mbd_variant_kind_name(v->kind),
+		printf("%-*s  %-9s  %-*s  %s\n", w, v->name,
+		       mbd_variant_kind_name(v->kind), wk,
+		       v->version && *v->version ? v->version : "?",
 		       v->summary ? v->summary : "");
 	}
 	return MBD_EXIT_OK;

@@ -12,6 +12,7 @@
 
 #include "mbd_cli.h"
 #include "mbd_input.h"
+#include "mbd_known.h"
 #include "mbd_report.h"
 #include "mbd_svg.h"
 
@@ -46,13 +47,15 @@ int mbd_cli_replay(int argc, char **argv)
 	struct mbd_cli_paths inputs = { 0 };
 	struct mbd_runner *r = NULL;
 	struct mbd_trace t;
-	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0;
+	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0, n_known = 0;
 	bool quiet = false, only_files = false, narrow = false;
 	int errors = 0, status;
-	const char *svg = NULL;
+	const char *svg = NULL, *known_file = NULL;
+	struct mbd_known known;
 	char **args, pair[256];
 
 	mbd_cli_opts_default(&o);
+	mbd_known_init(&known);
 	args = calloc((size_t)argc, sizeof(*args));
 	if (!args)
 		return mbd_cli_error("out of memory");
@@ -79,6 +82,11 @@ int mbd_cli_replay(int argc, char **argv)
 		m = mbd_cli_match(argc, argv, &i, "--svg", &svg);
 		if (m != 0 && (m < 0 || !*svg))
 			m = (mbd_cli_bad_usage("replay: --svg needs a file name"), -1);
+		if (m == 0) {
+			m = mbd_cli_match(argc, argv, &i, "--known", &known_file);
+			if (m != 0 && (m < 0 || !*known_file))
+				m = (mbd_cli_bad_usage("replay: --known needs a file"), -1);
+		}
 		if (m == 0)
 			m = mbd_cli_common_opt(argc, argv, &i, &o);
 		if (m == 0)
@@ -92,11 +100,16 @@ int mbd_cli_replay(int argc, char **argv)
 		free(args);
 		return mbd_cli_bad_usage("replay: no input files");
 	}
+	if (known_file && mbd_known_load(&known, known_file, stderr)) {
+		free(args);
+		return MBD_EXIT_ERROR;
+	}
 	for (size_t k = 0; k < n_args; k++)
 		errors += mbd_cli_walk(args[k], &inputs);
 	free(args);
 	if (!o.variants && mbd_cli_sidecar_variants(&inputs, pair, sizeof(pair)) < 0) {
 		mbd_cli_paths_free(&inputs);
+		mbd_known_free(&known);
 		return MBD_EXIT_ERROR;
 	}
 	if (!o.variants && pair[0])
@@ -104,6 +117,7 @@ int mbd_cli_replay(int argc, char **argv)
 	r = mbd_cli_runner(&o);
 	if (!r) {
 		mbd_cli_paths_free(&inputs);
+		mbd_known_free(&known);
 		return MBD_EXIT_ERROR;
 	}
 	if (svg && inputs.n != 1 && !errors) {
@@ -135,6 +149,11 @@ int mbd_cli_replay(int argc, char **argv)
 		if (rc < 0) {
 			mbd_cli_error("%s: internal error (out of memory)", path);
 			errors++;
+		} else if (rc == 1 && mbd_known_match(&known, v.signature)) {
+			/* explained by upstream history: one line, not a report */
+			n_known++;
+			printf("known: %s: %s | %s\n", path, v.signature,
+			       mbd_known_match(&known, v.signature)->commit);
 		} else if (rc == 1) {
 			divergent++;
 			printf("input: %s\n", path);
@@ -155,6 +174,8 @@ int mbd_cli_replay(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("replayed %zu inputs: %zu divergent", replayed, divergent);
+	if (known_file)
+		printf(", %zu known differences", n_known);
 	if (faults)
 		printf(", %zu baseline faults", faults);
 	if (errors)
@@ -163,6 +184,7 @@ int mbd_cli_replay(int argc, char **argv)
 	mbd_trace_free(&t);
 	mbd_cli_paths_free(&inputs);
 	mbd_runner_free(r);
+	mbd_known_free(&known);
 	status = errors ? MBD_EXIT_ERROR : divergent ? MBD_EXIT_DIVERGENT : MBD_EXIT_OK;
 	return status;
 }

@@ -81,6 +81,8 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 				mbd_runner_free(r);
 				return NULL;
 			}
+			/* judge each variant by its own kernel's contract */
+			mbd_oracle_set_kver(s->oracle, s->var->kver);
 		}
 	}
 	return r;

@@ -3,8 +3,12 @@
  * The differential fuzz target: decode the input bytes into a trace, run it
  * on every selected variant in lockstep, and abort() with a report at the
  * first divergence, so that every engine (libFuzzer, AFL++, the replay
- * driver) saves the input as a crash. Options: fuzz_options.h.
+ * driver) saves the input as a crash. Options: fuzz_options.h. With
+ * --known / --keep-going, divergences explained by a known-differences file
+ * (and, keeping going, the others too) are counted once per distinct
+ * signature instead, so that a campaign measures its whole time box.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include "fuzz_options.h"
 #include "mbd_bin.h"
 #include "mbd_input.h"
+#include "mbd_known.h"
 #include "mbd_report.h"
 #include "mbd_runner.h"
 
@@ -35,6 +40,10 @@ static struct {
 	enum mbd_decoder decoder;
 	int verbose;
 	struct mbd_fuzz_opts opts;
+	bool have_known;
+	struct mbd_known known;
+	char *keep_dir;                /* --keep-going=DIR, or NULL */
+	struct mbd_sigset seen_known, seen_new;
 } g;
 
 static _Noreturn void bad_options(void)
@@ -89,9 +98,32 @@ static void warm_up(void)
 	mbd_runner_run(g.runner, &g.trace, &v);
 }
 
+static void setup_known(const struct mbd_fuzz_opts *o)
+{
+	mbd_known_init(&g.known);
+	mbd_sigset_init(&g.seen_known);
+	mbd_sigset_init(&g.seen_new);
+	if (o->known) {
+		if (mbd_known_load(&g.known, o->known, stderr))
+			exit(2);
+		g.have_known = true;
+		fprintf(stderr, "mbdiff: %zu known differences from %s\n",
+			g.known.n, o->known);
+	}
+	if (o->keep_going) {
+		g.keep_dir = strdup(o->keep_going);
+		if (!g.keep_dir) {
+			fputs("mbdiff: out of memory\n", stderr);
+			exit(2);
+		}
+	}
+}
+
 static void setup(const struct mbd_fuzz_opts *o)
 {
 	char pair[256];
+
+	setup_known(o);
 
 	g.runner = mbd_runner_new(o->variants, o->n_variants, &o->runner);
 	if (!g.runner) {
@@ -159,10 +191,52 @@ static void setup_without_init(void)
 	for (int i = 0; i < n; i++)
 		if (mbd_fuzz_opts_arg(&o, words[i], stderr) <= 0)
 			bad_options();
-	mbd_fuzz_args_free(words);
 	if (mbd_fuzz_opts_finish(&o, stderr))
 		bad_options();
 	setup(&o);
+	/* after setup: option values point into the words */
+	mbd_fuzz_args_free(words);
+}
+
+/* The input of the n-th distinct unexplained signature, for replay. */
+static void keep_input(const uint8_t *data, size_t size, size_t n)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/unexplained-%zu", g.keep_dir, n);
+	if (mbd_write_file_atomic(path, data, size))
+		fprintf(stderr, "mbdiff: cannot write %s\n", path);
+}
+
+/*
+ * A divergence that is no crash: known (--known), or any other while
+ * keeping going (--keep-going). Each distinct signature is reported once.
+ */
+static bool divergence_kept(const uint8_t *data, size_t size,
+			    const struct mbd_verdict *v)
+{
+	const struct mbd_known_entry *e = NULL;
+	int first;
+
+	if (g.have_known)
+		e = mbd_known_match(&g.known, v->signature);
+	if (e) {
+		first = mbd_sigset_add(&g.seen_known, v->signature);
+		if (first > 0)
+			fprintf(stderr, "mbdiff: known difference: %s | %s\n",
+				v->signature, e->commit);
+		return first >= 0;
+	}
+	if (!g.keep_dir)
+		return false;
+	first = mbd_sigset_add(&g.seen_new, v->signature);
+	if (first > 0) {
+		mbd_report_print(stderr, g.runner, &g.trace, v);
+		fprintf(stderr, "mbdiff: unexplained difference: %s\n",
+			v->signature);
+		keep_input(data, size, g.seen_new.n);
+	}
+	return first >= 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -204,6 +278,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 	}
 	if (rc > 0) {
+		if (divergence_kept(data, size, &v)) {
+			fflush(stderr);
+			return 0;
+		}
 		mbd_report_print(stderr, g.runner, t, &v);
 		fflush(stderr);
 		abort();

@@ -120,7 +120,7 @@ static int parse_want(struct mbd_fuzz_opts *o, const char *val, FILE *err)
 
 	if (strlen(val) != 16 || strspn(val, "0123456789abcdef") != 16) {
 		fprintf(err, "mbdiff: --want=%s: expected 16 lower-case hex "
-			"digits (the name of a --keep-going file)\n", val);
+			"digits (the name of a --keep-traces file)\n", val);
 		return -1;
 	}
 	o->want = strtoull(val, &end, 16);
@@ -199,15 +199,21 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 		rc = need_value("min-class", val, "CLASS", err);
 		if (!rc)
 			rc = parse_min_class(o, val, err);
+	} else if (opt_is(arg, "known", &val)) {
+		rc = need_value("known", val, "FILE", err);
+		o->known = val;
+	} else if (opt_is(arg, "keep-going", &val)) {
+		rc = need_value("keep-going", val, "DIR", err);
+		o->keep_going = val;
 	} else if (opt_is(arg, "verbose", &val)) {
 		rc = parse_verbose(o, val, err);
 	} else if (opt_is(arg, "no-expect", &val)) {
 		rc = no_value("no-expect", val, err);
 		o->runner.expects = false;
-	} else if (opt_is(arg, "keep-going", &val)) {
-		rc = need_value("keep-going", val, "DIR", err);
+	} else if (opt_is(arg, "keep-traces", &val)) {
+		rc = need_value("keep-traces", val, "DIR", err);
 		if (!rc && !*val)
-			rc = need_value("keep-going", NULL, "DIR", err);
+			rc = need_value("keep-traces", NULL, "DIR", err);
 		o->keep_dir = val;
 	} else if (opt_is(arg, "config", &val)) {
 		rc = need_value("config", val, "boot", err);
@@ -278,13 +284,18 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"                         a WARN count alone is not reported)\n"
 		"  --no-skip-baseline-faults  when the baseline itself faults, go\n"
 		"                         on and report the divergence that follows\n"
+		"  --known=FILE           divergences whose signature FILE lists\n"
+		"                         (tests/algorithms/kernel-trees/known/) are no crash;\n"
+		"                         each distinct one is printed once\n"
+		"  --keep-going=DIR       nor are the others: each distinct one is\n"
+		"                         reported once and its input saved in DIR\n"
 		"  --verbose[=N]          kernel pr_*() output and clean-run lines\n"
 		"  --no-expect            ignore the traces' expect checkpoints\n"
-		"  --keep-going=DIR       write each new signature's trace to\n"
+		"  --keep-traces=DIR      write each new signature's trace to\n"
 		"                         DIR/HASH.mbt (+ .sig) and go on searching\n"
 		"  --config=boot          kernel boot arrays: 128 slots, resize\n"
 		"                         allowed, filled first by realistic calls\n"
-		"  --want=HASH            with --keep-going: stop at this key only\n"
+		"  --want=HASH            with --keep-traces: stop at this key only\n"
 		"  --help                 this text\n"
 		"The AFL++ target also reads options from $" MBD_FUZZ_ARGS_ENV ".\n",
 		prog);

@@ -31,8 +31,13 @@ struct mbd_fuzz_opts {
 	enum mbd_decoder decoder;
 	struct mbd_runner_opts runner;
 	bool help;                /* --help was given */
-	/* --keep-going=DIR: every new signature is written to DIR and the
-	 * search goes on (fuzz_keep.c); NULL: abort at the first */
+	/* --known=FILE: signatures listed there are no crash (mbd_known.h) */
+	const char *known;
+	/* --keep-going=DIR: an unexplained divergence is no crash either; its
+	 * input goes to DIR once per distinct signature */
+	const char *keep_going;
+	/* --keep-traces=DIR: every new signature key's trace is written to
+	 * DIR and the search goes on (fuzz_keep.c, `mbdiff check`) */
 	const char *keep_dir;
 	/* --config=boot: the kernel's boot arrays (fuzz_keep.c) */
 	bool boot;

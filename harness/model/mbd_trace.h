@@ -18,21 +18,26 @@
 #define MBD_NUMA_NO_NODE (-1)
 #define MBD_MAX_NUMNODES 64 /* CONFIG_NODES_SHIFT=6, x86_64 default */
 #define MBD_INIT_REGIONS 128 /* INIT_MEMBLOCK_REGIONS */
+/* The largest boot array a config may ask for: arm64 sizes reserved as
+ * 128 + NR_CPUS + 1 (385 on Debian's 6.1, 641 on 7.3) and, with EFI, memory
+ * as 128 * 8. The fuzzer's byte form stays within MBD_INIT_REGIONS. */
+#define MBD_MAX_BOOT_REGIONS 1024
 #define MBD_REGION_BYTES 24 /* sizeof(struct memblock_region), 64-bit, NUMA */
 
-/* memblock_flags bits as in v6.11-v6.15 include/linux/memblock.h */
+/* memblock_flags bits as in v7.3 include/linux/memblock.h */
 #define MBD_FLAG_HOTPLUG 0x1u
 #define MBD_FLAG_MIRROR 0x2u
 #define MBD_FLAG_NOMAP 0x4u
 #define MBD_FLAG_DRIVER_MANAGED 0x8u
 #define MBD_FLAG_RSRV_NOINIT 0x10u
+#define MBD_FLAG_RSRV_KERN 0x20u     /* v6.16: memblock's own reservations */
 
 /* Ops above this many are dropped by the binary decoders (bounded work). */
 #define MBD_FUZZ_MAX_OPS 64
 
 struct mbd_config {
-	uint32_t memory_max;   /* memblock.memory.max at boot, 1..128 */
-	uint32_t reserved_max; /* memblock.reserved.max at boot, 1..128 */
+	uint32_t memory_max;   /* memblock.memory.max at boot, 1..MBD_MAX_BOOT_REGIONS */
+	uint32_t reserved_max; /* memblock.reserved.max at boot, 1..MBD_MAX_BOOT_REGIONS */
 	bool resize;           /* memblock_allow_resize() already called */
 	bool slab;             /* slab_is_available() */
 	bool bottom_up;        /* memblock.bottom_up */

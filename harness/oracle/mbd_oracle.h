@@ -27,6 +27,12 @@ struct mbd_oracle_finding {
 struct mbd_oracle *mbd_oracle_new(void);
 void mbd_oracle_free(struct mbd_oracle *o);
 
+/*
+ * Judge by the contract of kernel version kver (MBD_KVER(major, minor) of
+ * the variant's descriptor; 0 is the newest). New oracles judge as 0.
+ */
+void mbd_oracle_set_kver(struct mbd_oracle *o, uint32_t kver);
+
 /* Start over from the boot state (both types empty). */
 void mbd_oracle_reset(struct mbd_oracle *o, const struct mbd_config *cfg);
 

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The oracle: memblock's API contract (v6.11-v6.15) as two coalesced
- * interval sets, replayed call by call next to one variant (oracle_alloc.c
- * predicts allocations).
+ * The oracle: memblock's API contract as two coalesced interval sets,
+ * replayed call by call next to one variant (oracle_alloc.c predicts
+ * allocations). The contract is v7.3's; for variants that model or are
+ * older kernels (mbd_oracle_set_kver()) the two later changes that show in
+ * the arrays are taken back:
+ *  - v6.16: memblock_reserve() records NUMA_NO_NODE, memblock's own
+ *    reservations (grown arrays, allocations) carry MEMBLOCK_RSRV_KERN and
+ *    allocations the node they were found for; before, all of them were
+ *    (MAX_NUMNODES, no flags);
+ *  - v7.1: memblock_phys_free() after slab is up leaves reserved alone
+ *    (no CONFIG_ARCH_KEEP_MEMBLOCK); before, it always removed the range.
  *
  * Per call: (1) judge what only the state before the call can tell (the
  * expected allocation address, whether an -ENOMEM was possible), (2) account
@@ -39,7 +47,34 @@ struct mbd_oracle *mbd_oracle_new(void)
 	}
 	mbd_config_default(&cfg);
 	mbd_oracle_reset(o, &cfg);
+	mbd_oracle_set_kver(o, 0);
 	return o;
+}
+
+void mbd_oracle_set_kver(struct mbd_oracle *o, uint32_t kver)
+{
+	o->rsrv_kern = !kver || kver >= MBD_KVER(6, 16);
+	o->late_free = !kver || kver >= MBD_KVER(7, 1);
+}
+
+/* Node of a memblock_reserve() call. */
+static int32_t reserve_nid(const struct mbd_oracle *o)
+{
+	return o->rsrv_kern ? MBD_NUMA_NO_NODE : MBD_MAX_NUMNODES;
+}
+
+/* Flags and node memblock records for its own reservations on nid. */
+static void kern_attr(const struct mbd_oracle *o, int32_t nid,
+		      uint32_t *flags, int32_t *out_nid)
+{
+	*flags = o->rsrv_kern ? MBD_FLAG_RSRV_KERN : 0;
+	*out_nid = o->rsrv_kern ? nid : MBD_MAX_NUMNODES;
+}
+
+/* Does memblock_phys_free() edit memblock.reserved at all right now? */
+static bool free_edits_reserved(const struct mbd_oracle *o)
+{
+	return !(o->late_free && o->slab);
 }
 
 void mbd_oracle_free(struct mbd_oracle *o)
@@ -182,24 +217,29 @@ uint64_t mbd_orc_array_bytes(uint64_t max)
 }
 
 /* memblock_double_array() as seen from outside: the old array (unless
- * static or kmalloc'ed) is freed from reserved, the new one (unless
- * kmalloc'ed) is reserved with (MAX_NUMNODES, 0). Intermediate arrays of
- * a multi-step doubling net to zero and are invisible. */
+ * static or kmalloc'ed) is freed from reserved (not once slab is up, since
+ * v7.1), the new one (unless kmalloc'ed) is reserved as memblock's own.
+ * Intermediate arrays of a multi-step doubling net to zero and are
+ * invisible. */
 static void apply_move(struct mbd_oracle *o, const struct mbd_type_state *b,
 		       const struct mbd_type_state *a)
 {
+	uint32_t flags;
+	int32_t nid;
+
 	/* same address and max: no move. Same address, new max: a multi-step
 	 * doubling came back to the first address (never the static array) */
 	if (b->regions_pa == a->regions_pa &&
 	    (b->max == a->max || a->regions_static))
 		return;
-	if (!b->regions_static && !b->regions_slab)
+	if (!b->regions_static && !b->regions_slab && free_edits_reserved(o))
 		model_sub(o, RSV, b->regions_pa,
 			  mbd_orc_cap_end(b->regions_pa, mbd_orc_array_bytes(b->max)));
+	kern_attr(o, MBD_NUMA_NO_NODE, &flags, &nid);
 	if (!a->regions_slab)
 		model_add(o, RSV, a->regions_pa,
 			  mbd_orc_cap_end(a->regions_pa, mbd_orc_array_bytes(a->max)),
-			  0, MBD_MAX_NUMNODES);
+			  flags, nid);
 }
 
 /* ------------------------------------------------------ status judgements */
@@ -364,13 +404,14 @@ static void apply_range_op(struct mbd_oracle *o, const struct mbd_op *op,
 		model_add(o, MEM, s, e, op->flags, op->nid);
 		break;
 	case MBD_OP_RESERVE:
-		model_add(o, RSV, s, e, 0, MBD_MAX_NUMNODES);
+		model_add(o, RSV, s, e, 0, reserve_nid(o));
 		break;
 	case MBD_OP_REMOVE:
 		model_sub(o, MEM, s, e);
 		break;
 	case MBD_OP_PHYS_FREE:
-		model_sub(o, RSV, s, e);
+		if (free_edits_reserved(o))
+			model_sub(o, RSV, s, e);
 		break;
 	case MBD_OP_MARK_HOTPLUG:
 		model_modify(o, MEM, s, e, MBD_FLAG_HOTPLUG, 0, false, 0);
@@ -436,6 +477,9 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 			       struct mbd_oracle_finding *f)
 {
 	bool effect = false;
+	int alloc_nid = MBD_NUMA_NO_NODE;
+	uint32_t kflags;
+	int32_t knid;
 	uint64_t s = 0, e = 0;
 
 	memset(f, 0, sizeof(*f));
@@ -464,10 +508,13 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 				o->has_mirror = true;
 			need = is_add ? add_needs_room(o, ty, ts, s, e)
 				      : isolate_needs_room(ts, s, e);
+			/* a late free does not touch the array at all */
+			if (op->kind == MBD_OP_PHYS_FREE && !free_edits_reserved(o))
+				need = false;
 			effect = judge_status(op, res->ret, need, ts, ty, f);
 		}
 	} else if (op->kind == MBD_OP_ALLOC_RANGE || op->kind == MBD_OP_ALLOC_TRY_NID) {
-		mbd_orc_judge_alloc(o, op, before, res->ret, f);
+		alloc_nid = mbd_orc_judge_alloc(o, op, before, res->ret, f);
 	}
 
 	/* (2) region arrays that moved during the call */
@@ -478,10 +525,11 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 	switch (op->kind) {
 	case MBD_OP_ALLOC_RANGE:
 	case MBD_OP_ALLOC_TRY_NID:
+		kern_attr(o, alloc_nid, &kflags, &knid);
 		if (!o->slab && res->ret)
 			model_add(o, RSV, (uint64_t)res->ret,
-				  mbd_orc_cap_end((uint64_t)res->ret, op->size), 0,
-				  MBD_MAX_NUMNODES);
+				  mbd_orc_cap_end((uint64_t)res->ret, op->size),
+				  kflags, knid);
 		break;
 	case MBD_OP_SET_LIMIT:
 		o->limit = clamp_limit(op->value);

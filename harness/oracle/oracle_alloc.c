@@ -199,6 +199,7 @@ static bool reserved_double_fits(const struct mbd_oracle *o, uint64_t max,
 struct alloc_req {
 	uint64_t size, align, start, end;
 	int nid;
+	int got_nid;                        /* node of the attempt that won */
 	const struct mbd_type_state *rsv;   /* variant's reserved before */
 	bool unreliable;                    /* prediction may be off */
 };
@@ -230,11 +231,13 @@ static uint64_t predict_alloc(const struct mbd_oracle *o, struct alloc_req *q)
 		uint64_t found = find_node(o, q->size, q->align, q->start, q->end,
 					   q->nid, flags);
 
+		q->got_nid = q->nid;
 		if (found && reserve_ok(o, q, found))
 			return found;
 		if (nid_valid(q->nid)) {
 			found = find_node(o, q->size, q->align, q->start, q->end,
 					  MBD_NUMA_NO_NODE, flags);
+			q->got_nid = MBD_NUMA_NO_NODE;
 			if (found && reserve_ok(o, q, found))
 				return found;
 		}
@@ -290,8 +293,7 @@ static bool alloc_plausible(const struct mbd_oracle *o, const struct alloc_req *
 	return true;
 }
 
-/* Judge an allocation's returned address against the model before it. */
-void mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
+int mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
 			const struct mbd_state *before, int64_t sret,
 			struct mbd_oracle_finding *f)
 {
@@ -300,7 +302,7 @@ void mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
 	char why[160];
 
 	if (o->slab)
-		return;         /* kzalloc_node(): any address is fine */
+		return MBD_NUMA_NO_NODE; /* kzalloc_node(): nothing reserved */
 	memset(&q, 0, sizeof(q));
 	q.size = op->size;
 	q.align = op->align ? op->align : SMP_CACHE;
@@ -316,12 +318,17 @@ void mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
 	q.rsv = &before->reserved;
 	want = predict_alloc(o, &q);
 	if (ret == want)
-		return;
+		return q.got_nid;
 	if (!q.unreliable) {
 		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, "alloc returned 0x%"
 		     PRIx64 ", expected 0x%" PRIx64, ret, want);
-		return;
+		return q.nid;
 	}
 	if (ret && !alloc_plausible(o, &q, ret, why, sizeof(why)))
 		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, "%s", why);
+	/* not predicted exactly: the first attempt searches the node asked for */
+	if (!nid_valid(q.nid) || ret == find_node(o, q.size, q.align, q.start,
+						  q.end, q.nid, 0))
+		return q.nid;
+	return MBD_NUMA_NO_NODE;
 }

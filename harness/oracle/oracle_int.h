@@ -24,6 +24,8 @@ struct mbd_oracle {
 	uint64_t limit;         /* current_limit, clamped like the glue */
 	bool broken;            /* out of memory: the model is no longer valid */
 	bool trim_wrapped;      /* this call's trim wrapped round_up() to 0 */
+	bool rsrv_kern;         /* v6.16+ node ids and flags of reservations */
+	bool late_free;         /* v7.1+ phys_free once slab is up */
 };
 
 /* Record a finding of class cls unless a worse one is already there. */
@@ -34,9 +36,13 @@ void mbd_orc_note(struct mbd_oracle_finding *f, enum mbd_class cls,
 uint64_t mbd_orc_cap_end(uint64_t base, uint64_t size);
 /* PAGE_ALIGN(max * sizeof(struct memblock_region)), saturating */
 uint64_t mbd_orc_array_bytes(uint64_t max);
-/* Judge an allocation's returned address against the model before it. */
-void mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
-			 const struct mbd_state *before, int64_t sret,
-			 struct mbd_oracle_finding *f);
+/*
+ * Judge an allocation's returned address against the model before it.
+ * Returns the node the kernel records for the block: the requested one, or
+ * NUMA_NO_NODE when it came from the any-node retry.
+ */
+int mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
+			const struct mbd_state *before, int64_t sret,
+			struct mbd_oracle_finding *f);
 
 #endif

@@ -255,7 +255,7 @@ static void test_add_129th(struct ref_ctx *c)
 	/* The 64-byte blocks cannot hold it: the top of the big block does. */
 	{
 		const uint64_t sz = array_bytes(2 * INIT_MAX);
-		const struct ref_rgn r[] = { RGN(big + SZ_1M - sz, sz) };
+		const struct ref_rgn r[] = { RGN_KERN(big + SZ_1M - sz, sz) };
 
 		REF_EXPECT_U64(c, "new array size", sz, 8192);
 		REF_EXPECT(c, RSV, INIT_MAX, sz, r);
@@ -283,7 +283,7 @@ static void test_add_small_max(struct ref_ctx *c)
 			RGN(SZ_1M, SZ_1M), RGN(SZ_4M, SZ_1M), RGN(SZ_8M, SZ_1M),
 		};
 		/* 4 * 24 bytes round up to one page, at the top of [4M,5M) */
-		const struct ref_rgn r[] = { RGN(0x4ff000, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(0x4ff000, SZ_4K) };
 
 		REF_EXPECT(c, MEM, 4, 3 * SZ_1M, m);
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
@@ -298,7 +298,7 @@ static void test_add_small_max(struct ref_ctx *c)
 			RGN(SZ_1M, SZ_1M), RGN(SZ_4M, SZ_1M), RGN(SZ_8M, SZ_1M),
 			RGN(0xc00000, SZ_1M), RGN(SZ_16M, SZ_1M),
 		};
-		const struct ref_rgn r[] = { RGN(0xcff000, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(0xcff000, SZ_4K) };
 
 		REF_EXPECT(c, MEM, 8, 5 * SZ_1M, m);
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
@@ -317,7 +317,7 @@ static void test_add_small_max(struct ref_ctx *c)
 		const struct ref_rgn m[] = {
 			RGN(0, SZ_1M), RGN(SZ_4M, SZ_1M), RGN(SZ_8M, SZ_1M),
 		};
-		const struct ref_rgn r[] = { RGN(SZ_4K, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(SZ_4K, SZ_4K) };
 
 		REF_EXPECT(c, MEM, 4, 3 * SZ_1M, m);
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
@@ -331,7 +331,7 @@ static void test_add_small_max(struct ref_ctx *c)
 	REF_OK(c, OP_ADD(SZ_4M, SZ_1M));
 	REF_OK(c, OP_ADD(SZ_8M, SZ_1M));
 	{
-		const struct ref_rgn r[] = { RGN(SZ_4K, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(SZ_4K, SZ_4K) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
 	}
 }
@@ -383,6 +383,9 @@ static void test_add_enomem(struct ref_ctx *c)
 {
 	struct mbd_config cfg;
 	const struct ref_rgn m[] = { RGN(SZ_16M, SZ_1M), RGN(SZ_32M, SZ_1M) };
+	const struct ref_rgn r[] = {
+		RGN_RSV(SZ_16M, SZ_1M), RGN_RSV(SZ_32M, SZ_1M),
+	};
 
 	/* All memory is reserved: the new array has nowhere to go. */
 	ref_cfg(&cfg, 2, INIT_MAX, true);
@@ -395,7 +398,7 @@ static void test_add_enomem(struct ref_ctx *c)
 	REF_EXPECT_NO_PANIC(c);
 	REF_EXPECT_RET(c, REF_ENOMEM);
 	REF_EXPECT(c, MEM, 2, SZ_2M, m);
-	REF_EXPECT(c, RSV, INIT_MAX, SZ_2M, m);
+	REF_EXPECT(c, RSV, INIT_MAX, SZ_2M, r);
 	REF_EXPECT_WARN(c, 0);
 
 	/* isolate needs two spare slots, so a split fails the same way. */
@@ -412,7 +415,7 @@ static void test_add_enomem(struct ref_ctx *c)
 	REF_EXPECT_NO_PANIC(c);
 	REF_EXPECT_RET(c, REF_ENOMEM);
 	{
-		const struct ref_rgn r[] = { RGN(SZ_1M, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_RSV(SZ_1M, SZ_4K) };
 		REF_EXPECT(c, RSV, 1, SZ_4K, r);
 	}
 }
@@ -426,7 +429,7 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	ref_begin(c, "reserve simple", NULL);
 	REF_OK(c, OP_RESERVE(SZ_2G, SZ_128M));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_2G, SZ_128M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_2G, SZ_128M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_128M, e);
 	}
 	REF_EXPECT_EMPTY(c, MEM, INIT_MAX);
@@ -436,7 +439,7 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_256M, SZ_16M));
 	{
 		const struct ref_rgn e[] = {
-			RGN(SZ_256M, SZ_16M), RGN(SZ_512M, SZ_512M),
+			RGN_RSV(SZ_256M, SZ_16M), RGN_RSV(SZ_512M, SZ_512M),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_16M + SZ_512M, e);
 	}
@@ -445,7 +448,7 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_1G, SZ_1G));
 	REF_OK(c, OP_RESERVE(SZ_128M, SZ_1G));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_128M, SZ_2G - SZ_128M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_128M, SZ_2G - SZ_128M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_2G - SZ_128M, e);
 	}
 
@@ -453,7 +456,7 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_2K, SZ_128K));
 	REF_OK(c, OP_RESERVE(SZ_128K, SZ_128K));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_2K, 2 * SZ_128K - SZ_2K) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_2K, 2 * SZ_128K - SZ_2K) };
 		REF_EXPECT(c, RSV, INIT_MAX, 2 * SZ_128K - SZ_2K, e);
 	}
 
@@ -461,7 +464,7 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_1M, SZ_8M));
 	REF_OK(c, OP_RESERVE(SZ_2M, SZ_64K));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_1M, SZ_8M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_1M, SZ_8M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_8M, e);
 	}
 
@@ -469,7 +472,7 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_16K, SZ_2M));
 	REF_OK(c, OP_RESERVE(SZ_16K, SZ_2M));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_16K, SZ_2M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_16K, SZ_2M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_2M, e);
 	}
 
@@ -478,14 +481,14 @@ static void test_reserve_shapes(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_1G + SZ_16K, SZ_8K));
 	REF_OK(c, OP_RESERVE(SZ_1G + SZ_8K, SZ_8K));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_1G, 3 * SZ_8K) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_1G, 3 * SZ_8K) };
 		REF_EXPECT(c, RSV, INIT_MAX, 3 * SZ_8K, e);
 	}
 
 	ref_begin(c, "reserve near max", NULL);
 	REF_OK(c, OP_RESERVE(top, SZ_2M));
 	{
-		const struct ref_rgn e[] = { RGN(top, SZ_1M) };
+		const struct ref_rgn e[] = { RGN_RSV(top, SZ_1M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_1M, e);
 	}
 
@@ -508,13 +511,13 @@ static void test_reserve_129th(struct ref_ctx *c)
 	REF_OK(c, OP_ADD(mem, SZ_1M));
 	for (uint64_t i = 0; i <= INIT_MAX; i++) {
 		REF_OK(c, OP_RESERVE(base + i * SZ_8K, SZ_4K));
-		e[i] = (struct ref_rgn)RGN(base + i * SZ_8K, SZ_4K);
+		e[i] = (struct ref_rgn)RGN_RSV(base + i * SZ_8K, SZ_4K);
 		if (i == INIT_MAX - 1)
 			ref_expect_at(c, RSV, INIT_MAX, INIT_MAX * SZ_4K, e,
 				      INIT_MAX, __LINE__);
 	}
 	/* 129 reservations plus the new array itself, at the top of memory. */
-	e[INIT_MAX + 1] = (struct ref_rgn)RGN(arr, sz);
+	e[INIT_MAX + 1] = (struct ref_rgn)RGN_KERN(arr, sz);
 	total = (INIT_MAX + 1) * SZ_4K + sz;
 	ref_expect_at(c, RSV, 2 * INIT_MAX, total, e, INIT_MAX + 2, __LINE__);
 	REF_EXPECT_U64(c, "reserved.regions_pa", c->st.reserved.regions_pa,
@@ -529,7 +532,7 @@ static void test_reserve_129th(struct ref_ctx *c)
 	/* And reserving still works afterwards. */
 	REF_OK(c, OP_RESERVE(SZ_16K, SZ_16K));
 	memmove(&e[1], &e[0], (INIT_MAX + 2) * sizeof(e[0]));
-	e[0] = (struct ref_rgn)RGN(SZ_16K, SZ_16K);
+	e[0] = (struct ref_rgn)RGN_RSV(SZ_16K, SZ_16K);
 	ref_expect_at(c, RSV, 2 * INIT_MAX, total + SZ_16K, e, INIT_MAX + 3,
 		      __LINE__);
 }
@@ -551,11 +554,11 @@ static void test_reserve_may_conflict(struct ref_ctx *c)
 	REF_OK(c, OP_ADD(m1, SZ_16K));
 	for (uint64_t i = 0; i < INIT_MAX; i++) {
 		REF_OK(c, OP_RESERVE(base + i * SZ_8K, SZ_4K));
-		e[i + 1] = (struct ref_rgn)RGN(base + i * SZ_8K, SZ_4K);
+		e[i + 1] = (struct ref_rgn)RGN_RSV(base + i * SZ_8K, SZ_4K);
 	}
 	REF_OK(c, OP_RESERVE(m1, SZ_16K));
-	e[0] = (struct ref_rgn)RGN(m0 + SZ_64K - sz, sz);
-	e[INIT_MAX + 1] = (struct ref_rgn)RGN(m1, SZ_16K);
+	e[0] = (struct ref_rgn)RGN_KERN(m0 + SZ_64K - sz, sz);
+	e[INIT_MAX + 1] = (struct ref_rgn)RGN_RSV(m1, SZ_16K);
 	ref_expect_at(c, RSV, 2 * INIT_MAX, INIT_MAX * SZ_4K + sz + SZ_16K,
 		      e, INIT_MAX + 2, __LINE__);
 	REF_EXPECT_U64(c, "reserved.regions_pa", c->st.reserved.regions_pa,
@@ -575,8 +578,8 @@ static void test_reserve_double_twice(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(0x300000, SZ_4K));
 	{
 		const struct ref_rgn r[] = {
-			RGN(SZ_1M, SZ_4K), RGN(SZ_2M, SZ_4K),
-			RGN(0x300000, SZ_4K), RGN(0x10ff000, SZ_4K),
+			RGN_RSV(SZ_1M, SZ_4K), RGN_RSV(SZ_2M, SZ_4K),
+			RGN_RSV(0x300000, SZ_4K), RGN_KERN(0x10ff000, SZ_4K),
 		};
 		REF_EXPECT(c, RSV, 4, 4 * SZ_4K, r);
 	}
@@ -584,9 +587,9 @@ static void test_reserve_double_twice(struct ref_ctx *c)
 	{
 		/* 0x10ff000 (the first array) is free again */
 		const struct ref_rgn r[] = {
-			RGN(SZ_1M, SZ_4K), RGN(SZ_2M, SZ_4K),
-			RGN(0x300000, SZ_4K), RGN(SZ_4M, SZ_4K),
-			RGN(0x10fe000, SZ_4K),
+			RGN_RSV(SZ_1M, SZ_4K), RGN_RSV(SZ_2M, SZ_4K),
+			RGN_RSV(0x300000, SZ_4K), RGN_RSV(SZ_4M, SZ_4K),
+			RGN_KERN(0x10fe000, SZ_4K),
 		};
 		REF_EXPECT(c, RSV, 8, 5 * SZ_4K, r);
 		REF_EXPECT_U64(c, "reserved.regions_pa",
@@ -623,8 +626,8 @@ static void test_double_cascade(struct ref_ctx *c)
 		/* memory array at 0x20ff000; reserved arrays 0x20fe000 (freed)
 		 * then 0x20fd000, both found below the excluded 0x20ff000 */
 		const struct ref_rgn r[] = {
-			RGN(SZ_1M, SZ_4K), RGN(0x20fd000, SZ_4K),
-			RGN(0x20ff000, SZ_4K),
+			RGN_RSV(SZ_1M, SZ_4K), RGN_KERN(0x20fd000, SZ_4K),
+			RGN_KERN(0x20ff000, SZ_4K),
 		};
 
 		REF_EXPECT(c, MEM, 4, 3 * SZ_1M, m);
@@ -660,12 +663,15 @@ static void test_double_free_conflict(struct ref_ctx *c)
 		       0x2000);
 	REF_OK(c, OP_ADD(0, SZ_8K));
 	{
+		/* reserved's old slots (kernel reservations since v6.16)
+		 * no longer merge with [0, 8K) */
 		const struct ref_rgn m[] = {
-			RGN(0, 0x3000), RGN(0x8000, SZ_4K),
-			RGN(0x4000, SZ_4K), RGN(0x8000, SZ_4K),
+			RGN(0, SZ_8K), RGN_KERN(0x2000, SZ_4K),
+			RGN_KERN(0x8000, SZ_4K), RGN(0x4000, SZ_4K),
+			RGN(0x8000, SZ_4K),
 		};
 		const struct ref_rgn r[] = {
-			RGN(0x4000, SZ_4K), RGN(0x8000, SZ_4K),
+			RGN_KERN(0x4000, SZ_4K), RGN_KERN(0x8000, SZ_4K),
 		};
 
 		REF_EXPECT(c, MEM, 8, 0x6000, m);
@@ -773,7 +779,7 @@ static void test_remove_doubling(struct ref_ctx *c)
 			RGN(SZ_16M, 0x40000), RGN(0x1050000, 0xb0000),
 			RGN(SZ_32M, SZ_1M),
 		};
-		const struct ref_rgn r[] = { RGN(0x20ff000, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(0x20ff000, SZ_4K) };
 
 		REF_EXPECT(c, MEM, 4, SZ_2M - SZ_64K, m);
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
@@ -803,7 +809,7 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_8M, SZ_1M));
 	REF_OK(c, OP_FREE(SZ_4M, SZ_1M));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_8M, SZ_1M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_8M, SZ_1M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_1M, e);
 	}
 
@@ -811,7 +817,7 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_2M, SZ_8K));
 	REF_OK(c, OP_FREE(SZ_16M, SZ_128K));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_2M, SZ_8K) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_2M, SZ_8K) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_8K, e);
 	}
 
@@ -819,7 +825,7 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_8M, SZ_32M));
 	REF_OK(c, OP_FREE(SZ_4M, SZ_8M));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_8M + SZ_4M, SZ_32M - SZ_4M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_8M + SZ_4M, SZ_32M - SZ_4M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_32M - SZ_4M, e);
 	}
 
@@ -827,7 +833,7 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_OK(c, OP_RESERVE(SZ_8M, SZ_32M));
 	REF_OK(c, OP_FREE(SZ_32M, SZ_32M));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_8M, SZ_32M - SZ_8M) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_8M, SZ_32M - SZ_8M) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_32M - SZ_8M, e);
 	}
 
@@ -836,7 +842,7 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_OK(c, OP_FREE(SZ_1M + SZ_4K, SZ_4K));
 	{
 		const struct ref_rgn e[] = {
-			RGN(SZ_1M, SZ_4K), RGN(SZ_1M + SZ_8K, SZ_1M - SZ_8K),
+			RGN_RSV(SZ_1M, SZ_4K), RGN_RSV(SZ_1M + SZ_8K, SZ_1M - SZ_8K),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_1M - SZ_4K, e);
 	}
@@ -847,7 +853,7 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_EXPECT_EMPTY(c, RSV, INIT_MAX);
 	REF_OK(c, OP_RESERVE(SZ_2M, SZ_4K));
 	{
-		const struct ref_rgn e[] = { RGN(SZ_2M, SZ_4K) };
+		const struct ref_rgn e[] = { RGN_RSV(SZ_2M, SZ_4K) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, e);
 	}
 	REF_EXPECT_WARN(c, 0);
@@ -864,8 +870,8 @@ static void test_phys_free(struct ref_ctx *c)
 	REF_OK(c, OP_FREE(SZ_1M + SZ_16K, SZ_4K));
 	{
 		const struct ref_rgn r[] = {
-			RGN(SZ_1M, SZ_16K), RGN(SZ_1M + 0x5000, 0xb000),
-			RGN(SZ_2M, SZ_4K), RGN(0x10fe000, SZ_4K),
+			RGN_RSV(SZ_1M, SZ_16K), RGN_RSV(SZ_1M + 0x5000, 0xb000),
+			RGN_RSV(SZ_2M, SZ_4K), RGN_KERN(0x10fe000, SZ_4K),
 		};
 		REF_EXPECT(c, RSV, 8, 0x11000, r);
 	}
@@ -979,9 +985,10 @@ static void test_flags(struct ref_ctx *c)
 	REF_OK(c, ref_op_range(MBD_OP_MARK_NOINIT, 0x140000, 0x40000));
 	{
 		const struct ref_rgn r[] = {
-			RGN(SZ_1M, 0x40000),
-			RGNX(0x140000, 0x40000, MBD_FLAG_RSRV_NOINIT, REF_NID),
-			RGN(0x180000, SZ_512K),
+			RGN_RSV(SZ_1M, 0x40000),
+			RGNX(0x140000, 0x40000, MBD_FLAG_RSRV_NOINIT,
+			     REF_NO_NODE),
+			RGN_RSV(0x180000, SZ_512K),
 		};
 		const struct ref_rgn m[] = { RGN(SZ_1M, SZ_1M) };
 
@@ -1025,7 +1032,7 @@ static void test_set_node(struct ref_ctx *c)
 	REF_OK(c, ref_op_set_node(SZ_1M, SZ_1M, RSV, 3));
 	{
 		const struct ref_rgn e[] = {
-			RGNX(SZ_1M, SZ_1M, 0, 3), RGN(SZ_4M, SZ_1M),
+			RGNX(SZ_1M, SZ_1M, 0, 3), RGN_RSV(SZ_4M, SZ_1M),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_2M, e);
 	}
@@ -1043,7 +1050,7 @@ static void test_alloc_top_down(struct ref_ctx *c)
 	ref_apply(c, ref_op_alloc(SZ_4K, SZ_4K, 0, SZ_256M));
 	REF_EXPECT_RET(c, 0x1fff000);
 	{
-		const struct ref_rgn r[] = { RGN(0x1fff000, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(0x1fff000, SZ_4K) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
 	}
 	/* end below the top of memory */
@@ -1054,8 +1061,8 @@ static void test_alloc_top_down(struct ref_ctx *c)
 	REF_EXPECT_RET(c, 0x1ff0000);
 	{
 		const struct ref_rgn r[] = {
-			RGN(0x17ff000, SZ_4K), RGN(0x1ff0000, 0x1800),
-			RGN(0x1fff000, SZ_4K),
+			RGN_KERN(0x17ff000, SZ_4K), RGN_KERN(0x1ff0000, 0x1800),
+			RGN_KERN(0x1fff000, SZ_4K),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, 0x3800, r);
 	}
@@ -1064,15 +1071,17 @@ static void test_alloc_top_down(struct ref_ctx *c)
 		REF_EXPECT(c, MEM, INIT_MAX, SZ_16M, m);
 	}
 
-	/* The found range skips reservations and the result merges with
-	 * them (allocations reserve with memblock_reserve in v6.11-v6.15). */
+	/* The found range skips reservations; the result does not merge
+	 * with them: allocations are MEMBLOCK_RSRV_KERN since v6.16. */
 	ref_begin(c, "alloc below reserved", NULL);
 	REF_OK(c, OP_ADD(SZ_16M, SZ_16M));
 	REF_OK(c, OP_RESERVE(0x1ff0000, SZ_64K));
 	ref_apply(c, ref_op_alloc(SZ_4K, SZ_4K, 0, 0));
 	REF_EXPECT_RET(c, 0x1fef000);
 	{
-		const struct ref_rgn r[] = { RGN(0x1fef000, 0x11000) };
+		const struct ref_rgn r[] = {
+			RGN_KERN(0x1fef000, SZ_4K), RGN_RSV(0x1ff0000, SZ_64K),
+		};
 		REF_EXPECT(c, RSV, INIT_MAX, 0x11000, r);
 	}
 
@@ -1117,8 +1126,8 @@ static void test_alloc_top_down(struct ref_ctx *c)
 	REF_EXPECT_RET(c, 0x13fe000);
 	{
 		const struct ref_rgn r[] = {
-			RGN(0x13fe000, SZ_8K), RGN(0x17ff000, SZ_4K),
-			RGN(0x1fff000, SZ_4K),
+			RGN_KERN(0x13fe000, SZ_8K), RGN_KERN(0x17ff000, SZ_4K),
+			RGN_KERN(0x1fff000, SZ_4K),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, 4 * SZ_4K, r);
 	}
@@ -1141,7 +1150,7 @@ static void test_alloc_bottom_up(struct ref_ctx *c)
 	REF_EXPECT_RET(c, 0x8000);
 	{
 		const struct ref_rgn r[] = {
-			RGN(SZ_4K, SZ_8K), RGN(0x8000, SZ_4K),
+			RGN_KERN(SZ_4K, SZ_8K), RGN_KERN(0x8000, SZ_4K),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, 3 * SZ_4K, r);
 	}
@@ -1171,9 +1180,11 @@ static void test_alloc_nid(struct ref_ctx *c)
 	ref_apply(c, ref_op_alloc_nid(SZ_4K, SZ_4K, MBD_NUMA_NO_NODE));
 	REF_EXPECT_RET(c, 0x2ffe000);
 	{
-		/* reserved with memblock_reserve: nid MAX_NUMNODES */
+		/* reserved on the node asked for (NUMA_NO_NODE: none) */
 		const struct ref_rgn r[] = {
-			RGN(0x1fff000, SZ_4K), RGN(0x2ffe000, SZ_8K),
+			RGNX(0x1fff000, SZ_4K, REF_RSRV_KERN, 0),
+			RGN_KERN(0x2ffe000, SZ_4K),
+			RGNX(0x2fff000, SZ_4K, REF_RSRV_KERN, 1),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, 3 * SZ_4K, r);
 	}
@@ -1188,7 +1199,8 @@ static void test_alloc_nid(struct ref_ctx *c)
 	REF_EXPECT_RET(c, SZ_16M);
 	{
 		const struct ref_rgn r[] = {
-			RGN(SZ_16M, SZ_8K), RGN(0x2ffc000, SZ_16K),
+			RGNX(SZ_16M, SZ_8K, REF_RSRV_KERN, 0),
+			RGN_KERN(0x2ffc000, SZ_16K),
 		};
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_16K + SZ_8K, r);
 	}
@@ -1312,11 +1324,12 @@ static void test_warnings(struct ref_ctx *c)
 		REF_EXPECT(c, MEM, INIT_MAX, SZ_4M, e);
 	}
 
-	/* Same nid, different flags: the flags WARN (any mismatch). */
+	/* Same nid, different flags: no WARN for a MEMBLOCK_NONE request
+	 * (v6.16) ... */
 	ref_begin(c, "warn flags", NULL);
 	REF_OK(c, ref_op_node(SZ_2M, SZ_1M, 5, MBD_FLAG_HOTPLUG));
 	REF_OK(c, ref_op_node(SZ_1M, 3 * SZ_1M, 5, 0));
-	REF_EXPECT_WARN(c, 1);
+	REF_EXPECT_WARN(c, 0);
 	{
 		const struct ref_rgn e[] = {
 			RGNX(SZ_1M, SZ_1M, 0, 5),
@@ -1325,12 +1338,22 @@ static void test_warnings(struct ref_ctx *c)
 		};
 		REF_EXPECT(c, MEM, INIT_MAX, 3 * SZ_1M, e);
 	}
+	/* ... one for a flagged request that differs */
+	ref_begin(c, "warn flags set", NULL);
+	REF_OK(c, ref_op_node(SZ_2M, SZ_1M, 5, MBD_FLAG_HOTPLUG));
+	REF_OK(c, ref_op_node(SZ_1M, 3 * SZ_1M, 5, MBD_FLAG_MIRROR));
+	REF_EXPECT_WARN(c, 1);
 
-	/* nid and flags both differ: two WARNs for one gap. */
+	/* nid and flags both differ: two WARNs for one flagged gap, one
+	 * (nid) for a plain one. */
 	ref_begin(c, "warn nid and flags", NULL);
 	REF_OK(c, ref_op_node(SZ_2M, SZ_1M, 5, MBD_FLAG_HOTPLUG));
-	REF_OK(c, OP_ADD(SZ_1M, 3 * SZ_1M));
+	REF_OK(c, ref_op_node(SZ_1M, 3 * SZ_1M, 6, MBD_FLAG_NOMAP));
 	REF_EXPECT_WARN(c, 2);
+	ref_begin(c, "warn nid only", NULL);
+	REF_OK(c, ref_op_node(SZ_2M, SZ_1M, 5, MBD_FLAG_HOTPLUG));
+	REF_OK(c, OP_ADD(SZ_1M, 3 * SZ_1M));
+	REF_EXPECT_WARN(c, 1);
 	REF_EXPECT_U64(c, "memory.cnt", c->st.memory.cnt, 3);
 }
 
@@ -1364,14 +1387,15 @@ static void test_slab(struct ref_ctx *c)
 	REF_EXPECT_FLAG(c, "memory slab", c->st.memory.regions_slab, true);
 
 	/* slab comes up mid-trace: the first doubling used memblock, the
-	 * second kmalloc, which frees the memblock array from reserved */
+	 * second kmalloc; freeing the memblock array then goes to the page
+	 * allocator and leaves reserved alone (v7.1, no ARCH_KEEP_MEMBLOCK) */
 	ref_cfg(&cfg, 2, INIT_MAX, true);
 	ref_begin(c, "slab comes up", &cfg);
 	REF_OK(c, OP_ADD(SZ_1M, SZ_1M));
 	REF_OK(c, OP_ADD(SZ_4M, SZ_1M));
 	REF_OK(c, OP_ADD(SZ_8M, SZ_1M));
 	{
-		const struct ref_rgn r[] = { RGN(0x4ff000, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(0x4ff000, SZ_4K) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
 	}
 	REF_EXPECT_FLAG(c, "memory slab", c->st.memory.regions_slab, false);
@@ -1379,8 +1403,17 @@ static void test_slab(struct ref_ctx *c)
 	REF_OK(c, OP_ADD(0xc00000, SZ_1M));
 	REF_OK(c, OP_ADD(SZ_16M, SZ_1M));
 	REF_EXPECT_U64(c, "memory.max", c->st.memory.max, 8);
-	REF_EXPECT_EMPTY(c, RSV, INIT_MAX);
+	{
+		const struct ref_rgn r[] = { RGN_KERN(0x4ff000, SZ_4K) };
+		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
+	}
 	REF_EXPECT_FLAG(c, "memory slab", c->st.memory.regions_slab, true);
+	/* so does memblock_phys_free() itself once slab is up */
+	REF_OK(c, ref_op_range(MBD_OP_PHYS_FREE, 0x4ff000, SZ_4K));
+	{
+		const struct ref_rgn r[] = { RGN_KERN(0x4ff000, SZ_4K) };
+		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
+	}
 
 	/* memblock_allow_resize as a call */
 	ref_cfg(&cfg, 1, INIT_MAX, false);
@@ -1391,7 +1424,7 @@ static void test_slab(struct ref_ctx *c)
 	REF_EXPECT_U64(c, "memory.max", c->st.memory.max, 2);
 	{
 		/* PAGE_ALIGN(2 * 24) at the top of [1M, 2M) */
-		const struct ref_rgn r[] = { RGN(SZ_2M - SZ_4K, SZ_4K) };
+		const struct ref_rgn r[] = { RGN_KERN(SZ_2M - SZ_4K, SZ_4K) };
 		REF_EXPECT(c, RSV, INIT_MAX, SZ_4K, r);
 	}
 }

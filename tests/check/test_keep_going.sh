@@ -5,7 +5,7 @@
 #
 # The fuzz target's options behind `mbdiff check`, through the plain replay
 # driver (the same target code as fuzz_diff):
-#  - --keep-going=DIR goes on past every divergence and writes one
+#  - --keep-traces=DIR goes on past every divergence and writes one
 #    HASH.mbt + HASH.sig per distinct signature key, exactly the keys
 #    `mbdiff replay` reports for the same files;
 #  - each HASH.mbt replays to the signature in its HASH.sig;
@@ -20,15 +20,15 @@ check_init keep-going "$mbdiff"
 
 regs=$src/corpus/regressions/zhou-2025
 pair=reference,zhou-2025
-"$drv" --variants=$pair --no-expect "--keep-going=$work/k" "$regs" >"$work/k.log" 2>&1
+"$drv" --variants=$pair --no-expect "--keep-traces=$work/k" "$regs" >"$work/k.log" 2>&1
 rc=$?
-[[ $rc == 0 ]] && ok || bad "--keep-going exited $rc, expected 0 (it goes on): $(tail -n 3 "$work/k.log")"
+[[ $rc == 0 ]] && ok || bad "--keep-traces exited $rc, expected 0 (it goes on): $(tail -n 3 "$work/k.log")"
 nsig=$(find "$work/k" -name '*.sig' | wc -l)
 # the keys replay reports: signature lines without "at op N"
 "$mbdiff" replay --no-expect --variants $pair "$regs" >"$work/r.log" 2>&1
 want=$(grep -E '^mbdiff: (divergence|oracle) ' "$work/r.log" |
 	sed -E 's/^mbdiff: (divergence )?//; s/ at op [0-9]+//' | sort -u | wc -l)
-((nsig > 1 && nsig == want)) && ok || bad "--keep-going wrote $nsig signatures, replay finds $want distinct keys"
+((nsig > 1 && nsig == want)) && ok || bad "--keep-traces wrote $nsig signatures, replay finds $want distinct keys"
 for s in "$work"/k/*.sig; do
 	h=$(basename "$s" .sig)
 	[[ $h =~ ^[0-9a-f]{16}$ ]] && ok || bad "$s: name is not 16 hex digits"
@@ -41,7 +41,7 @@ done
 
 # --want: only that key, and the target stops there
 one=$(basename "$(find "$work/k" -name '*.sig' | sort | head -n 1)" .sig)
-"$drv" --variants=$pair --no-expect "--keep-going=$work/w" "--want=$one" "$regs" >"$work/w.log" 2>&1
+"$drv" --variants=$pair --no-expect "--keep-traces=$work/w" "--want=$one" "$regs" >"$work/w.log" 2>&1
 rc=$?
 [[ $rc != 0 ]] && ok || bad "--want=$one exited 0, expected the target to stop"
 [[ $(ls "$work/w") == "$one.mbt"$'\n'"$one.sig" ]] && ok || bad "--want wrote: $(ls "$work/w" | tr '\n' ' ')"
@@ -49,7 +49,7 @@ rc=$?
 # --config=boot: 128 slots, resize, the calls after filler calls
 printf 'config memory.max=1 reserved.max=1 resize=0\nmemblock_add: [0x1000-0x1fff]\n' >"$work/t.mbt"
 cp "$regs"/*.mbt "$work/" 2>/dev/null
-"$drv" --variants=$pair --no-expect --config=boot "--keep-going=$work/b" "$regs" >"$work/b.log" 2>&1
+"$drv" --variants=$pair --no-expect --config=boot "--keep-traces=$work/b" "$regs" >"$work/b.log" 2>&1
 for f in "$work"/b/*.mbt; do
 	[[ -f $f ]] || continue
 	grep -q '^config memory.max=128 reserved.max=128 resize=1 slab=0' "$f" && ok ||
@@ -60,11 +60,11 @@ for f in "$work"/b/*.mbt; do
 done
 grep -q 'boot arrays' "$work/b.log" && ok || bad "the target does not say it runs on boot arrays"
 
-for o in --config=small --want=xyz --want=0123 --keep-going= --no-expect=1; do
+for o in --config=small --want=xyz --want=0123 --keep-traces= --no-expect=1; do
 	"$drv" "$o" "$work/t.mbt" >"$work/o.log" 2>&1
 	rc=$?
 	[[ $rc == 2 ]] && ok || bad "$o exited $rc, expected 2"
 done
 "$drv" --want=0123456789abcdef "$work/t.mbt" >"$work/o.log" 2>&1
-[[ $? == 2 ]] && ok || bad "--want without --keep-going is accepted"
+[[ $? == 2 ]] && ok || bad "--want without --keep-traces is accepted"
 check_done

@@ -22,7 +22,7 @@ set -u
 
 mode=${1:-}
 shift || true
-fuzzer='' work='' variants='' runs='' max_time=120 dict='' replay='' mbdiff='' afl='' count=100
+fuzzer='' work='' variants='' runs='' max_time=0 dict='' replay='' mbdiff='' afl='' count=100
 for arg in "$@"; do
 	case $arg in
 	--fuzzer=*) fuzzer=${arg#*=} ;;
@@ -82,8 +82,11 @@ setup_work() {
 libfuzzer() { # libfuzzer LOG extra-flags...
 	local log=$1
 	shift
-	local flags=(-seed=1 -runs="$runs" -max_total_time="$max_time" -timeout=20
+	# The run count bounds the work, not the clock: a busy machine makes
+	# the run slower, never wrong (--max-time S adds a clock bound).
+	local flags=(-seed=1 -runs="$runs" -timeout=60
 		-artifact_prefix="$work/" -print_final_stats=1)
+	((max_time > 0)) && flags+=(-max_total_time="$max_time")
 	[[ -n $dict && -f $dict ]] && flags+=(-dict="$dict")
 	(cd "$work" && "$fuzzer" "--variants=$variants" "${flags[@]}" "$@" corpus) >"$log" 2>&1
 }

@@ -10,7 +10,7 @@
 # Everything is written below --work (recreated each run).
 set -u
 
-fuzzer='' mbdiff='' work='' budget=30
+fuzzer='' mbdiff='' work='' budget=900
 for arg in "$@"; do
 	case $arg in
 	--fuzzer=*) fuzzer=${arg#*=} ;;
@@ -46,6 +46,8 @@ for m in merge-ignores-nid no-cap-size; do
 	fi
 done
 
+# A generous clock budget: each mutant stops its run at the first finding
+# (seconds on an idle machine), so the budget only matters on a busy one.
 # Run from another directory: the script must not depend on the cwd.
 md=$work/detection.md
 (cd "$work" && MBDIFF=$mbdiff MBD_FUZZ_DIFF=$fuzzer bash "$src/scripts/detect.sh" --no-build \

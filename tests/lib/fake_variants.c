@@ -252,7 +252,8 @@ static void model_snapshot(const struct fake_model *m, struct mbd_state *out)
 		model_snapshot(&id##_model, out);			\
 	}								\
 	const struct mbd_variant mbd_fake_##id = {			\
-		name, kind, summary, id##_reset, id##_apply, id##_snapshot \
+		name, kind, summary, id##_reset, id##_apply, id##_snapshot, \
+		"v6.12", MBD_KVER(6, 12)	/* reserves as v6.12 did */ \
 	}
 
 FAKE_VARIANT(good, "fake-good", MBD_KIND_REFERENCE, FM_GOOD,

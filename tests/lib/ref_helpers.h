@@ -14,7 +14,7 @@
 #include "mbd_test.h"
 #include "mbd_variant.h"
 
-#define REF_NID MBD_MAX_NUMNODES /* memblock_add / memblock_reserve nid */
+#define REF_NID MBD_MAX_NUMNODES /* memblock_add()'s nid */
 #define REF_ENOMEM (-12)
 
 /* One expected region. */
@@ -25,8 +25,15 @@ struct ref_rgn {
 	int32_t nid;
 };
 
-/* A region as memblock_add() and memblock_reserve() create it. */
+#define REF_NO_NODE (-1)      /* NUMA_NO_NODE */
+#define REF_RSRV_KERN 0x20    /* MEMBLOCK_RSRV_KERN */
+
+/* A region as memblock_add() creates it. */
 #define RGN(b, s) { (b), (s), 0, REF_NID }
+/* As memblock_reserve() creates it (v6.16+: no node). */
+#define RGN_RSV(b, s) { (b), (s), 0, REF_NO_NODE }
+/* memblock's own reservations: grown region arrays, allocations on no node. */
+#define RGN_KERN(b, s) { (b), (s), REF_RSRV_KERN, REF_NO_NODE }
 #define RGNX(b, s, f, n) { (b), (s), (f), (n) }
 #define REF_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -3,6 +3,8 @@
  * Unit tests for the interval sets and the oracle. Snapshots are built by
  * hand; every expected address and range below is worked out in the
  * comment next to it from the kernel's rules, not taken from the code.
+ * Most tests judge by the v6.12 contract (reservations on MAX_NUMNODES, no
+ * flags: the variant mainline-6.12); the test_v7_* ones by v7.3's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +161,18 @@ static void test_run_streams(void)
 
 /* -------------------------------------------------------- oracle harness */
 
+/* The kernel whose contract new oracles judge by (mbd_oracle_set_kver()). */
+static uint32_t g_kver = MBD_KVER(6, 12);
+
+static struct mbd_oracle *oracle_new(void)
+{
+	struct mbd_oracle *o = mbd_oracle_new();
+
+	if (o)
+		mbd_oracle_set_kver(o, g_kver);
+	return o;
+}
+
 #define NREG 32
 
 struct snap {
@@ -255,7 +269,7 @@ static enum mbd_class try_op(const struct mbd_config *cfg, setup_fn setup,
 			     const struct mbd_op *op, const struct snap *after,
 			     int64_t ret, struct mbd_oracle_finding *f)
 {
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct snap now;
 	enum mbd_class c;
 
@@ -381,7 +395,7 @@ static void test_invariants(void)
 static void test_remove_and_flags(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op add = mk_op(MBD_OP_ADD_NODE, 0x10000, 0x10000);
 	struct mbd_op rm = mk_op(MBD_OP_REMOVE, 0x14000, 0x1000);
 	struct mbd_op hot = mk_op(MBD_OP_MARK_HOTPLUG, 0x18000, 0x20000);
@@ -474,7 +488,7 @@ static void test_array_move(void)
 static void test_second_doubling_frees_old(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op op = mk_op(MBD_OP_RESERVE, 0x30000, 0x1000);
 	struct mbd_op op2 = mk_op(MBD_OP_RESERVE, 0x40000, 0x1000);
 	struct mbd_region r4[4] = {
@@ -506,7 +520,7 @@ static void test_second_doubling_frees_old(void)
 	mbd_oracle_free(o);
 
 	/* the same, but the variant kept the old array reserved */
-	o = mbd_oracle_new();
+	o = oracle_new();
 	mbd_oracle_reset(o, &cfg);
 	snap_init(&now);
 	setup_rsv_two(o, &now);
@@ -534,7 +548,7 @@ static void test_second_doubling_frees_old(void)
 static void test_live_arrays(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op op = mk_op(MBD_OP_RESERVE, 0x30000, 0x1000);
 	struct mbd_op fr = mk_op(MBD_OP_PHYS_FREE, 0x100000, 0x1000);
 	struct mbd_region r4[4] = {
@@ -563,7 +577,7 @@ static void test_live_arrays(void)
 	mbd_oracle_free(o);
 
 	/* both arrays on the same page (memory moved onto reserved's) */
-	o = mbd_oracle_new();
+	o = oracle_new();
 	mbd_oracle_reset(o, &cfg);
 	snap_init(&now);
 	setup_rsv_two(o, &now);
@@ -629,7 +643,7 @@ static void test_trim(void)
 	/* after the quirk, emptying memory leaves total_size 0x3f00 - 0x3000 =
 	 * 0xf00 behind; the next add to the empty type stores its own size */
 	{
-		struct mbd_oracle *o = mbd_oracle_new();
+		struct mbd_oracle *o = oracle_new();
 		struct mbd_op rm = mk_op(MBD_OP_REMOVE, 0, 0x10000);
 		struct mbd_op add = mk_op(MBD_OP_ADD, 0x1000, 0x1000);
 		struct mbd_region r2 = { 0x1000, 0x1000, 0, NOMAXN };
@@ -781,7 +795,7 @@ static void test_alloc_bottom_up(void)
 static void test_alloc_bottom_up_past_end(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op add = mk_op(MBD_OP_ADD, 0, MB(1));
 	struct mbd_op r1 = mk_op(MBD_OP_RESERVE, 0x1000, 0x2100);
 	struct mbd_op r2 = mk_op(MBD_OP_RESERVE, 0x3800, 0x4800);
@@ -815,7 +829,7 @@ static void test_alloc_bottom_up_past_end(void)
 static void test_alloc_size0_boundary(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op b = mk_op(MBD_OP_ADD, 0x1000, 0x800);
 	struct mbd_op aa = mk_op(MBD_OP_ADD, 0x2000, 0x1000);
 	struct mbd_op rs = mk_op(MBD_OP_RESERVE, 0x2000, 0x1000);
@@ -1093,7 +1107,7 @@ static void test_alloc_slab(void)
 static void test_alloc_mirror_nomap(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op add = mk_op(MBD_OP_ADD, 0, MB(1));
 	struct mbd_op mir = mk_op(MBD_OP_MARK_MIRROR, 0x40000, 0x10000);
 	struct mbd_op nomap = mk_op(MBD_OP_MARK_NOMAP, 0x48000, 0x8000);
@@ -1147,7 +1161,7 @@ static void test_alloc_mirror_nomap(void)
 static void test_enomem_when_full(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op a1 = mk_op(MBD_OP_ADD, 0x1000, 0x1000);
 	struct mbd_op a2 = mk_op(MBD_OP_ADD, 0x3000, 0x1000);
 	struct mbd_op a3 = mk_op(MBD_OP_ADD, 0x1800, 0x400);
@@ -1173,7 +1187,7 @@ static void test_enomem_when_full(void)
 static void test_limit_and_dump(void)
 {
 	struct mbd_config cfg = cfg_default();
-	struct mbd_oracle *o = mbd_oracle_new();
+	struct mbd_oracle *o = oracle_new();
 	struct mbd_op add = mk_op(MBD_OP_ADD, 0, MB(1));
 	struct mbd_op lim = mk_value(MBD_OP_SET_LIMIT, 0x80000);
 	struct mbd_op al = mk_alloc(0x1000, 0x1000, 0, 1); /* NOLEAKTRACE */
@@ -1209,6 +1223,138 @@ static void test_limit_and_dump(void)
 	mbd_oracle_free(o);
 }
 
+/* ------------------------------------------------------------ v7.3 rules */
+
+/* v6.16: memblock_reserve() records NUMA_NO_NODE, not MAX_NUMNODES */
+static void test_v7_reserve_nid(void)
+{
+	struct mbd_config cfg = cfg_default();
+	struct mbd_op op = mk_op(MBD_OP_RESERVE, 0x10000, 0x1000);
+	struct mbd_region nonode = { 0x10000, 0x1000, 0, MBD_NUMA_NO_NODE };
+	struct mbd_region maxn = { 0x10000, 0x1000, 0, NOMAXN };
+	struct mbd_oracle_finding f;
+	struct snap a;
+
+	snap_init(&a);
+	g_kver = 0;
+	set_type(&a.s.reserved, a.rsv, &nonode, 1, 128);
+	MBD_CHECK(try_op(&cfg, NULL, &op, &a, 0, &f) == MBD_CLASS_NONE);
+	set_type(&a.s.reserved, a.rsv, &maxn, 1, 128);
+	MBD_CHECK(try_op(&cfg, NULL, &op, &a, 0, &f) == MBD_CLASS_COVERAGE);
+	/* and the other way round for a v6.12 variant */
+	g_kver = MBD_KVER(6, 12);
+	MBD_CHECK(try_op(&cfg, NULL, &op, &a, 0, &f) == MBD_CLASS_NONE);
+	set_type(&a.s.reserved, a.rsv, &nonode, 1, 128);
+	MBD_CHECK(try_op(&cfg, NULL, &op, &a, 0, &f) == MBD_CLASS_COVERAGE);
+}
+
+/* two nodes as in setup_numa, the reservation on no node (v6.16+) */
+static void setup_numa_v7(struct mbd_oracle *o, struct snap *now)
+{
+	struct mbd_op n0 = mk_op(MBD_OP_ADD_NODE, 0x10000, 0x10000);
+	struct mbd_op n1 = mk_op(MBD_OP_ADD_NODE, 0x20000, 0x10000);
+	struct mbd_op rsv = mk_op(MBD_OP_RESERVE, 0x28000, 0x8000);
+	struct mbd_region m[2] = { { 0x10000, 0x10000, 0, 0 }, { 0x20000, 0x10000, 0, 1 } };
+	struct mbd_region r = { 0x28000, 0x8000, 0, MBD_NUMA_NO_NODE };
+	struct snap a;
+
+	n0.nid = 0;
+	n1.nid = 1;
+	snap_init(&a);
+	set_type(&a.s.memory, a.mem, m, 1, 128);
+	ok_step(o, now, &n0, &a, 0);
+	set_type(&a.s.memory, a.mem, m, 2, 128);
+	ok_step(o, now, &n1, &a, 0);
+	set_type(&a.s.reserved, a.rsv, &r, 1, 128);
+	ok_step(o, now, &rsv, &a, 0);
+}
+
+/* v6.16: an allocation is MEMBLOCK_RSRV_KERN on the node it was found for */
+static void test_v7_alloc_kern(void)
+{
+	struct mbd_config cfg = cfg_default();
+	struct mbd_oracle_finding f;
+	struct snap a;
+	struct mbd_op op;
+	struct mbd_region m[2] = { { 0x10000, 0x10000, 0, 0 }, { 0x20000, 0x10000, 0, 1 } };
+
+	g_kver = 0;
+	snap_init(&a);
+	set_type(&a.s.memory, a.mem, m, 2, 128);
+	/* node 1, 0x4000 bytes: the top of its free [0x20000,0x28000) */
+	op = mk_nid_alloc(0x4000, 0x1000, 1);
+	{
+		struct mbd_region r[2] = {
+			{ 0x24000, 0x4000, MBD_FLAG_RSRV_KERN, 1 },
+			{ 0x28000, 0x8000, 0, MBD_NUMA_NO_NODE },
+		};
+		struct mbd_region plain[2] = {
+			{ 0x24000, 0x4000, 0, MBD_NUMA_NO_NODE },
+			{ 0x28000, 0x8000, 0, MBD_NUMA_NO_NODE },
+		};
+
+		set_type(&a.s.reserved, a.rsv, r, 2, 128);
+		MBD_CHECK(try_op(&cfg, setup_numa_v7, &op, &a, 0x24000, &f) == MBD_CLASS_NONE);
+		/* a plain reservation (the v6.12 way, or a patch that lost the
+		 * flags) is a coverage finding */
+		set_type(&a.s.reserved, a.rsv, plain, 2, 128);
+		MBD_CHECK(try_op(&cfg, setup_numa_v7, &op, &a, 0x24000, &f) == MBD_CLASS_COVERAGE);
+	}
+	/* node 1 cannot hold 0x10000: the any-node retry, so no node */
+	op = mk_nid_alloc(0x10000, 0x1000, 1);
+	{
+		struct mbd_region r[2] = {
+			{ 0x10000, 0x10000, MBD_FLAG_RSRV_KERN, MBD_NUMA_NO_NODE },
+			{ 0x28000, 0x8000, 0, MBD_NUMA_NO_NODE },
+		};
+
+		set_type(&a.s.reserved, a.rsv, r, 2, 128);
+		MBD_CHECK(try_op(&cfg, setup_numa_v7, &op, &a, 0x10000, &f) == MBD_CLASS_NONE);
+		r[0].nid = 1;
+		set_type(&a.s.reserved, a.rsv, r, 2, 128);
+		MBD_CHECK(try_op(&cfg, setup_numa_v7, &op, &a, 0x10000, &f) == MBD_CLASS_COVERAGE);
+	}
+	g_kver = MBD_KVER(6, 12);
+}
+
+/* v7.1: once slab is up, memblock_phys_free() leaves reserved as it was */
+static void setup_rsv_one_v7(struct mbd_oracle *o, struct snap *now)
+{
+	struct mbd_op rsv = mk_op(MBD_OP_RESERVE, 0x10000, 0x1000);
+	struct mbd_region r = { 0x10000, 0x1000, 0, MBD_NUMA_NO_NODE };
+	struct snap a;
+
+	snap_init(&a);
+	set_type(&a.s.reserved, a.rsv, &r, 1, 128);
+	ok_step(o, now, &rsv, &a, 0);
+}
+
+static void test_v7_phys_free_after_slab(void)
+{
+	struct mbd_config cfg = cfg_default();
+	struct mbd_op op = mk_op(MBD_OP_PHYS_FREE, 0x10000, 0x1000);
+	struct mbd_region r = { 0x10000, 0x1000, 0, MBD_NUMA_NO_NODE };
+	struct mbd_oracle_finding f;
+	struct snap kept, gone;
+
+	snap_init(&kept);
+	snap_init(&gone);
+	set_type(&kept.s.reserved, kept.rsv, &r, 1, 128);
+	g_kver = 0;
+	cfg.slab = true;
+	MBD_CHECK(try_op(&cfg, setup_rsv_one_v7, &op, &kept, 0, &f) == MBD_CLASS_NONE);
+	MBD_CHECK(try_op(&cfg, setup_rsv_one_v7, &op, &gone, 0, &f) == MBD_CLASS_COVERAGE);
+	/* before slab: removed, as always */
+	cfg.slab = false;
+	MBD_CHECK(try_op(&cfg, setup_rsv_one_v7, &op, &gone, 0, &f) == MBD_CLASS_NONE);
+	/* v7.0 and older remove it after slab too */
+	g_kver = MBD_KVER(7, 0);
+	cfg.slab = true;
+	MBD_CHECK(try_op(&cfg, setup_rsv_one_v7, &op, &gone, 0, &f) == MBD_CLASS_NONE);
+	MBD_CHECK(try_op(&cfg, setup_rsv_one_v7, &op, &kept, 0, &f) == MBD_CLASS_COVERAGE);
+	g_kver = MBD_KVER(6, 12);
+}
+
 int main(void)
 {
 	test_iset_union();
@@ -1233,5 +1379,8 @@ int main(void)
 	test_alloc_mirror_nomap();
 	test_enomem_when_full();
 	test_limit_and_dump();
+	test_v7_reserve_nid();
+	test_v7_alloc_kern();
+	test_v7_phys_free_after_slab();
 	return mbd_test_done();
 }
