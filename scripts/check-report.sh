@@ -126,10 +126,11 @@ text=$out/report.txt
 		printf '  found by: %s\n' "$(sed 's/corpus/corpus replay/' "$d/found-by")"
 		printf '  reachable with kernel-sized arrays: %s\n' "$(cat "$d/reachable")" | wrap 4
 		if [[ $(cat "$d/reference") == agrees ]]; then
-			printf '  our reference model agrees with mainline here\n'
+			printf '  our reference model agrees with mainline here (known\n'
+			printf '  version differences aside)\n'
 		else
-			printf '  our reference model differs from this mainline here\n'
-			printf '  (a version difference; mbdiff replay --variants\n'
+			printf '  our reference model differs from this mainline here, not\n'
+			printf '  by a known version difference (mbdiff replay --variants\n'
 			printf '  reference,kernel:base shows it)\n'
 		fi
 		if [[ -f $d/kernel-test ]]; then

@@ -371,8 +371,16 @@ for sig in "$out"/keep/*.sig; do
 	[[ -f $fd/repro.mbt ]] || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
 	"$mbdiff" replay --narrow --no-expect --variants "$pair" --min-class "$min_class" \
 		"$fd/repro.mbt" >"$fd/narrow.txt" 2>&1 || true
-	# third opinion: does our reference agree with the base here?
-	if "$mbdiff" replay --quiet --no-expect --variants "reference,kernel:base" \
+	# third opinion: does our reference agree with the base here? (the
+	# version differences between them are data: known/*.known)
+	kargs_ref=()
+	kd=$MBD_ROOT/tests/algorithms/kernel-trees/known
+	for kf in "$kd/$base_version~reference.known" "$kd/$base_version.known"; do
+		[[ $base_version && -f $kf ]] && grep -q '^baseline: reference$' "$kf" || continue
+		kargs_ref=(--known "$kf")
+		break
+	done
+	if "$mbdiff" replay --quiet --no-expect --variants "reference,kernel:base" "${kargs_ref[@]}" \
 		--min-class "$min_class" "$fd/repro.mbt" >"$fd/reference.txt" 2>&1; then
 		echo agrees >"$fd/reference"
 	else
