@@ -4,7 +4,8 @@
 # Usage: test_kernel_suite_real.sh SOURCE_DIR [WORKDIR]
 #
 # docs/kernel-tests/*.c in the kernel's REAL tools/testing/memblock
-# (Debian's linux-source-$MBDIFF_CHECK_VERSION, default 6.12), through
+# (Debian's linux-source-$MBDIFF_CHECK_VERSION, default 7.3: the
+# reference models v7.3, so the expected values are v7.3's), through
 # scripts/kernel-suite.sh, one process per test, NUMA=1 and not: every
 # test passes on the real mainline file; each <variant>--*.c fails on the
 # real file with that variant ported in (scripts/port-patch.sh), unless
@@ -15,7 +16,7 @@
 set -uo pipefail
 src=${1:?usage: test_kernel_suite_real.sh SOURCE_DIR [WORKDIR]}
 work=${2:-$(mktemp -d "${TMPDIR:-/tmp}/mbd-ksuite.XXXXXX")}
-v=${MBDIFF_CHECK_VERSION:-6.12}
+v=${MBDIFF_CHECK_VERSION:-7.3}
 mkdir -p "$work"
 # nothing is downloaded here: the tree from get-kernel-tree.sh, the .deb
 # from $MBDIFF_DEB_CACHE (or a suite already extracted in WORKDIR)
