@@ -57,7 +57,7 @@ mkdir -p "$work"
 src=$work/linux-$version
 members=(tools/include tools/lib tools/arch tools/scripts tools/testing/memblock
 	tools/testing/selftests/kselftest.h include/linux/memblock.h include/linux/gfp_types.h
-	include/linux/numa.h include/linux/kconfig.h mm/memblock.c)
+	include/linux/numa.h include/linux/kconfig.h include/linux/pci_ids.h mm/memblock.c)
 
 # ---- the suite's sources, from the .deb --------------------------------------
 if [[ ! -f $src/tools/testing/memblock/Makefile ]]; then
