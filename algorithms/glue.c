@@ -18,6 +18,11 @@
 #ifdef MBD_KERNEL_VARIANT
 #include "mbd_kernel_era.h"
 #endif
+/* Boot arrays large enough for any config (MBD_MAX_BOOT_REGIONS), which
+ * asks for the kernel's real initial size, e.g. arm64's 128 + NR_CPUS + 1.
+ * Files before v6.3 size memory with their own INIT_MEMBLOCK_REGIONS. */
+#define INIT_MEMBLOCK_RESERVED_REGIONS 1024
+#define INIT_MEMBLOCK_MEMORY_REGIONS 1024
 #include "memblock.c"
 
 #include "mbd_variant.h"
@@ -28,17 +33,17 @@
 
 _Static_assert(sizeof(struct memblock_region) == MBD_REGION_BYTES,
 	       "the oracle assumes 24-byte regions");
-_Static_assert(ARRAY_SIZE(memblock_memory_init_regions) == MBD_INIT_REGIONS &&
-	       ARRAY_SIZE(memblock_reserved_init_regions) == MBD_INIT_REGIONS,
-	       "boot arrays must hold INIT_MEMBLOCK_REGIONS");
+_Static_assert(ARRAY_SIZE(memblock_memory_init_regions) >= MBD_INIT_REGIONS &&
+	       ARRAY_SIZE(memblock_reserved_init_regions) == MBD_MAX_BOOT_REGIONS,
+	       "boot arrays must hold the largest max a config asks for");
 
-static unsigned long mbd_glue_max(uint32_t want)
+static unsigned long mbd_glue_max(uint32_t want, size_t slots)
 {
-	/* the boot arrays have 128 slots: a smaller max just uses fewer */
+	/* a smaller max just uses fewer of the boot array's slots */
 	if (want < 1)
 		return 1;
-	if (want > MBD_INIT_REGIONS)
-		return MBD_INIT_REGIONS;
+	if (want > slots)
+		return slots;
 	return want;
 }
 
@@ -52,7 +57,8 @@ static void mbd_glue_reset_type(struct memblock_type *type,
 				struct memblock_region *init, size_t n,
 				unsigned long max)
 {
-	memset(init, 0, n * sizeof(*init));
+	/* slots past max are never read (doubling copies max of them) */
+	memset(init, 0, (max < n ? max : n) * sizeof(*init));
 	type->regions = init;
 	type->cnt = 0;
 	type->max = max;
@@ -96,8 +102,9 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
 	mbd_glue_kstate_restore();
 	/* then the configuration, as for the reference */
-	memblock.memory.max = mbd_glue_max(cfg->memory_max);
-	memblock.reserved.max = mbd_glue_max(cfg->reserved_max);
+	memblock.memory.max = mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions));
+	memblock.reserved.max = mbd_glue_max(cfg->reserved_max,
+					     ARRAY_SIZE(memblock_reserved_init_regions));
 	memblock.bottom_up = cfg->bottom_up;
 	memblock.current_limit = mbd_glue_limit(cfg->limit);
 	memblock_debug = verbose > 0;
@@ -118,10 +125,11 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 
 	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
 			    ARRAY_SIZE(memblock_memory_init_regions),
-			    mbd_glue_max(cfg->memory_max));
+			    mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions)));
 	mbd_glue_reset_type(&memblock.reserved, memblock_reserved_init_regions,
 			    ARRAY_SIZE(memblock_reserved_init_regions),
-			    mbd_glue_max(cfg->reserved_max));
+			    mbd_glue_max(cfg->reserved_max,
+					 ARRAY_SIZE(memblock_reserved_init_regions)));
 	memblock.memory.name = "memory";
 	memblock.reserved.name = "reserved";
 	memblock.bottom_up = cfg->bottom_up;

@@ -26,7 +26,9 @@
 #   --seeds DIR      seed inputs (default corpus/seeds; .mbt files are
 #                    converted with `mbdiff convert` into OUT/corpus)
 #                    ("real" = corpus/real, traces of real boots; their
-#                    expect lines are dropped, traces over 64 ops skipped)
+#                    expect lines are dropped, traces over 64 ops skipped;
+#                    "boots" = corpus/boots/seeds, the first 64 calls of
+#                    each boot-lab boot, docs/boot-lab.md)
 #   --no-seeds       start from an empty corpus
 #   --dict FILE      dictionary (default corpus/mbdiff.dict if it exists)
 #   --no-dict        no dictionary
@@ -117,6 +119,8 @@ esac
 if [[ -n $dict ]]; then dict=$(mbd_abs "$dict"); fi
 # "--seeds real": the traces imported from real boot logs (docs/real-boots.md)
 if [[ $seeds == real ]]; then seeds=$MBD_ROOT/corpus/real; fi
+# "--seeds boots": the first 64 calls of each boot-lab boot (docs/boot-lab.md)
+if [[ $seeds == boots ]]; then seeds=$MBD_ROOT/corpus/boots/seeds; fi
 if ((seeds_explicit)) && [[ ! -d $seeds ]]; then
 	mbd_usage_error "seed directory '$seeds' not found"
 fi

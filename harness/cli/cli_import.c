@@ -26,10 +26,33 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* "memory=N,reserved=M" (either may be left out). */
+static int parse_init_max(const char *s, struct mbd_import_opts *o)
+{
+	while (*s) {
+		uint32_t *dst = !strncmp(s, "memory=", 7) ? &o->memory_max :
+				!strncmp(s, "reserved=", 9) ? &o->reserved_max : NULL;
+		char *end;
+		unsigned long v;
+
+		if (!dst)
+			return -1;
+		s = strchr(s, '=') + 1;
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = strtoul(s, &end, 10);
+		if (v < 1 || v > MBD_MAX_BOOT_REGIONS || (*end && *end != ','))
+			return -1;
+		*dst = (uint32_t)v;
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
 int mbd_cli_import(int argc, char **argv)
 {
 	struct mbd_import_src srcs[MAX_LOGS];
-	enum mbd_import_conv conv = MBD_CONV_AUTO;
+	struct mbd_import_opts opts = { MBD_CONV_AUTO, 0, 0 };
 	const char *outp = NULL, *val;
 	struct mbd_import_stats st;
 	struct mbd_trace t;
@@ -45,13 +68,18 @@ int mbd_cli_import(int argc, char **argv)
 			outp = val;
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--convention", &val)) != 0) {
 			if (m > 0 && !strcmp(val, "inclusive"))
-				conv = MBD_CONV_INCLUSIVE;
+				opts.conv = MBD_CONV_INCLUSIVE;
 			else if (m > 0 && !strcmp(val, "exclusive"))
-				conv = MBD_CONV_EXCLUSIVE;
+				opts.conv = MBD_CONV_EXCLUSIVE;
 			else if (m > 0 && !strcmp(val, "auto"))
-				conv = MBD_CONV_AUTO;
+				opts.conv = MBD_CONV_AUTO;
 			else
 				return mbd_cli_bad_usage("--convention needs inclusive, exclusive or auto");
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--init-max", &val)) != 0) {
+			if (m < 0 || parse_init_max(val, &opts))
+				return mbd_cli_bad_usage("--init-max needs memory=N,reserved=M (either or "
+							 "both, 1..%d), got \"%s\"", MBD_MAX_BOOT_REGIONS,
+							 m < 0 ? "" : val);
 		} else if (mbd_cli_match(argc, argv, &i, "--verbose", NULL) > 0) {
 			verbose = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -80,7 +108,12 @@ int mbd_cli_import(int argc, char **argv)
 	}
 	if (verbose)
 		fprintf(stderr, "mbdiff: lines not imported:\n");
-	if (mbd_import(srcs, n, conv, &text, &len, &st, verbose ? stderr : NULL)) {
+	m = mbd_import(srcs, n, &opts, &text, &len, &st, verbose ? stderr : NULL);
+	if (m == -2) {
+		fprintf(stderr, "%s: error: cannot import faithfully\n", st.error);
+		goto out;
+	}
+	if (m) {
 		mbd_cli_error("out of memory");
 		goto out;
 	}

@@ -50,7 +50,7 @@ static bool added_memory(const struct line *ls, size_t n)
 /* Does this line belong to the memory-source phase (no-trace logs)? */
 static bool phase_a(const struct ictx *x, const struct line *l)
 {
-	return x->mem_src && l->cls == x->mem_src;
+	return x->mem_src && (l->cls == x->mem_src || (x->mem_src == L_E820 && l->cls == L_E820UPD));
 }
 
 static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
@@ -59,6 +59,8 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		struct line *l = &ls[i];
 		int r = 0;
 
+		if (l->cls == L_HEADER) /* "# cat .../memblock/reserved" names a view */
+			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
 		if (l->done || l->cls == L_BLANK || l->cls == L_HEADER)
 			continue;
 		if (only_a && !phase_a(x, l))
@@ -98,24 +100,71 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		case L_DUMP:
 			i = mbd_imp_dump(x, ls, n, i);
 			break;
+		case L_STATE:
+			i = mbd_imp_state(x, ls, n, i);
+			break;
+		case L_E820UPD:
+			r = mbd_imp_do_e820_update(x, l);
+			break;
 		default:
 			mbd_imp_unparsed(x, l);
 			break;
 		}
 		if (r)
 			mbd_imp_unparsed(x, l);
+		/* a debugfs view is named by the line before it ("cat .../reserved") */
+		if (l->cls != L_STATE)
+			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
 	}
 }
 
-int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_conv conv,
+/* The kernel's initial array sizes: the caller's, else half the size of
+ * the first "is doubled to N" of each array, else 128. */
+static void init_sizes(struct mbd_config *cfg, const struct line *ls, size_t n,
+		       const struct mbd_import_opts *o, struct obuf *note)
+{
+	uint64_t first[2] = { 0, 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p;
+		uint64_t v;
+		int t;
+
+		if (ls[i].cls != L_DOUBLED)
+			continue;
+		t = mbd_imp_starts(ls[i].s + 10, "reserved") ? 1 : 0;
+		p = strstr(ls[i].s, " is doubled to ");
+		if (p && mbd_imp_decnum(p + 15, &v, &p) && v >= 2 && (!first[t] || v < first[t]))
+			first[t] = v;
+	}
+	for (int t = 0; t < 2; t++) {
+		uint32_t *m = t ? &cfg->reserved_max : &cfg->memory_max;
+		uint32_t given = t ? o->reserved_max : o->memory_max;
+		const char *nm = t ? "reserved" : "memory";
+
+		if (given) {
+			*m = given;
+			mbd_imp_printf(note, "# %s starts with %u slots (mbdiff import --init-max)\n",
+				       nm, given);
+		} else if (first[t] && first[t] / 2 <= MBD_MAX_BOOT_REGIONS) {
+			*m = (uint32_t)(first[t] / 2);
+			mbd_imp_printf(note, "# %s starts with %u slots: the log says it was doubled "
+				       "to %llu\n", nm, *m, (ull)first[t]);
+		}
+	}
+}
+
+int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_import_opts *opts,
 	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unp)
 {
+	enum mbd_import_conv conv = opts->conv;
+	struct obuf sizes = { 0 };
 	struct line *ls = NULL;
 	size_t n = 0, cap = 0;
 	struct ictx x;
 	struct obuf head = { 0 };
 	struct mbd_config cfg;
-	bool has[L_NODE + 1] = { false };
+	bool has[L__COUNT] = { false };
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -172,6 +221,9 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_c
 	mbd_config_default(&cfg);
 	if (has[L_DOUBLED])
 		cfg.resize = true; /* the log shows the arrays growing */
+	init_sizes(&cfg, ls, n, opts, &sizes);
+	x.max[0] = cfg.memory_max;
+	x.max[1] = cfg.reserved_max;
 	if (x.mem_src) {
 		process(&x, ls, n, true);
 		mbd_imp_printf(&x.body, "# end of the memory map%s\n",
@@ -184,8 +236,13 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_c
 	}
 	process(&x, ls, n, false);
 	mbd_imp_flush_trim(&x);
-	if (x.body.oom || x.pre.oom)
+	if (x.body.oom || x.pre.oom || x.cov[0].oom || x.cov[1].oom || sizes.oom)
 		goto out;
+	if (x.err[0]) {
+		memcpy(st->error, x.err, sizeof(st->error));
+		rc = -2;
+		goto out;
+	}
 
 	mbd_imp_printf(&head, "# imported by mbdiff import from");
 	for (size_t f = 0; f < nsrc; f++)
@@ -212,6 +269,7 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, enum mbd_import_c
 		  "%zu other recognised, %zu not imported\n", st->lines, st->traced,
 		  st->alloc_requests, st->map_entries, st->dumps, st->checkpoints, st->known,
 		  st->unparsed);
+	mbd_imp_printf(&head, "%.*s", (int)sizes.len, sizes.p ? sizes.p : "");
 	mbd_text_format_config(x.tmp, sizeof(x.tmp), &cfg);
 	mbd_imp_printf(&head, "%s\n", x.tmp);
 	mbd_imp_printf(&head, "%.*s", (int)x.pre.len, x.pre.p ? x.pre.p : "");
@@ -228,6 +286,9 @@ out:
 	free(ls);
 	free(x.body.p);
 	free(x.pre.p);
+	free(sizes.p);
 	free(head.p);
+	mbd_imp_cover_free(&x.cov[0]);
+	mbd_imp_cover_free(&x.cov[1]);
 	return rc;
 }

@@ -6,14 +6,6 @@
 
 #include "import_int.h"
 
-/* The dump being read. */
-struct dump {
-	bool have_total[2], have_cnt[2];
-	uint64_t total[2], cnt[2];
-	size_t n;
-	struct mbd_expect reg[2 * 1024];
-};
-
 /* One dump line; false if the line is not part of a dump. */
 static bool dump_line(struct dump *d, const char *s)
 {
@@ -62,20 +54,27 @@ static bool dump_line(struct dump *d, const char *s)
 		e->type = (uint32_t)t;
 		e->base = a;
 		e->size = sz;   /* the printed size is unambiguous, the end is not */
+		/* a line cut short (wrapped at 80 columns) still parses: its
+		 * size then disagrees with its range, in either convention */
+		if (sz != b - a + 1 && sz != b - a && !d->damaged)
+			d->damaged = s;
 		if ((q = strstr(p, "on node ")) && mbd_imp_decnum(q + 8, &v, &q)) {
 			e->nid = (int32_t)v;
 			e->have |= MBD_EXPECT_HAS_NID;
 		}
 		if ((q = strstr(p, "flags: ")) && mbd_imp_hexnum(q + 7, &v, &q)) {
 			e->flags = (uint32_t)v;
-			e->have |= MBD_EXPECT_HAS_FLAGS;
+			if (v & ~(uint64_t)0x1f)
+				d->unknown_flags++; /* v6.16+ RSRV_KERN, KHO_SCRATCH */
+			else
+				e->have |= MBD_EXPECT_HAS_FLAGS;
 		}
 	}
 	return true;
 }
 
 /* The regions of the dump's arrays in mask (bit t = type t) as calls into b. */
-static void emit_state(struct ictx *x, struct obuf *b, const struct dump *d, unsigned mask)
+void mbd_imp_emit_state(struct ictx *x, struct obuf *b, const struct dump *d, unsigned mask)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct mbd_expect *e = &d->reg[i];
@@ -116,7 +115,7 @@ static void emit_state(struct ictx *x, struct obuf *b, const struct dump *d, uns
 	}
 }
 
-static size_t live_regions(const struct dump *d, int t, uint64_t *sum)
+size_t mbd_imp_live_regions(const struct dump *d, int t, uint64_t *sum)
 {
 	size_t live = 0;
 
@@ -131,35 +130,50 @@ static size_t live_regions(const struct dump *d, int t, uint64_t *sum)
 }
 
 /*
- * Dump -> starting state (ops) when nothing ran yet, then checkpoints. The
- * first dump of a trace that never added memory also supplies that memory:
- * memblock=debug is an early_param, parsed after DT/EFI memory was added.
+ * Dump -> starting state (ops) when nothing ran yet, then checkpoints. A
+ * dump whose region lines cannot be read (a log wrapped or cut) is an
+ * error: a checkpoint is never dropped silently.
  */
-static void finish_dump(struct ictx *x, struct dump *d, const struct line *first)
+void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *first)
 {
-	bool init = !x->ops;
+	bool init = !x->ops, wrote = false;
 	uint64_t sum;
 
+	if (d->damaged) {
+		mbd_imp_fail(x, first, "a region line of this dump does not add up (wrapped or cut?): "
+			     "\"%.80s\"", d->damaged);
+		return;
+	}
+	for (int t = 0; t < 2; t++) {
+		if (d->have_cnt[t] && d->cnt[t] > 1 && !mbd_imp_live_regions(d, t, &sum)) {
+			mbd_imp_fail(x, first, "the dump announces %llu %s regions but none of its "
+				     "region lines can be read (wrapped or cut?)", (ull)d->cnt[t],
+				     t ? "reserved" : "memory");
+			return;
+		}
+	}
 	if (init) {
 		mbd_imp_printf(&x->body, "# the dump at %s:%u is the starting state: its regions as calls\n",
 			  first->src, first->no);
-		emit_state(x, &x->body, d, 3);
-	} else if (!x->dumps_seen && !x->mem_ops && live_regions(d, 0, &sum)) {
-		mbd_imp_printf(&x->pre, "# inferred from the dump at %s:%u: memory added before "
-			  "memblock=debug took effect (early_param), so never logged\n",
-			  first->src, first->no);
-		emit_state(x, &x->pre, d, 1);
-		x->mem_ops++;
+		mbd_imp_emit_state(x, &x->body, d, 3);
+	} else {
+		if (!x->dumps_seen)
+			mbd_imp_infer_pre(x, d, first);
+		mbd_imp_infer_nodes(x, d);
 	}
 	x->dumps_seen++;
 	if (!x->ops) {
 		mbd_imp_printf(&x->body, "# (empty dump and no op before it: nothing to check)\n");
 		return;
 	}
-	mbd_imp_printf(&x->body, "# checkpoint: the dump at %s:%u\n", first->src, first->no);
+	mbd_imp_printf(&x->body, "# checkpoint: %s:%u\n", first->src, first->no);
+	if (d->unknown_flags)
+		mbd_imp_printf(&x->body, "# (%zu regions carry flags a trace cannot write, v6.16+ "
+			       "RSRV_KERN 0x20 or KHO_SCRATCH 0x40: their flags are not checked)\n",
+			       d->unknown_flags);
 	for (int t = 0; t < 2; t++) {
 		struct mbd_expect h;
-		size_t live = live_regions(d, t, &sum), idx = 0;
+		size_t live = mbd_imp_live_regions(d, t, &sum), idx = 0;
 
 		/* a list the poster elided says nothing about the array */
 		if (!live && !d->have_cnt[t])
@@ -180,6 +194,7 @@ static void finish_dump(struct ictx *x, struct dump *d, const struct line *first
 				  t ? "reserved" : "memory", (ull)d->total[t], (ull)sum);
 		}
 		mbd_imp_emit_expect(x, &h);
+		wrote = true;
 		for (size_t i = 0; i < d->n; i++) {
 			struct mbd_expect e = d->reg[i];
 
@@ -188,6 +203,11 @@ static void finish_dump(struct ictx *x, struct dump *d, const struct line *first
 			e.index = (uint32_t)idx++;
 			mbd_imp_emit_expect(x, &e);
 		}
+	}
+	if (!wrote) {
+		mbd_imp_fail(x, first, "a checkpoint with nothing to check: no region of the dump "
+			     "can be read");
+		return;
 	}
 	x->st->checkpoints++;
 }
@@ -210,7 +230,7 @@ size_t mbd_imp_dump(struct ictx *x, struct line *ls, size_t n, size_t i)
 		ls[j].done = 1;
 		j++;
 	}
-	finish_dump(x, d, l);
+	mbd_imp_finish_dump(x, d, l);
 	x->st->dumps++;
 	x->st->known += j - i - 1;
 	free(d);

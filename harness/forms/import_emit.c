@@ -37,6 +37,21 @@ void mbd_imp_printf(struct obuf *b, const char *fmt, ...)
 	}
 }
 
+__attribute__((format(printf, 3, 4)))
+void mbd_imp_fail(struct ictx *x, const struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (x->err[0])
+		return;
+	n = snprintf(x->err, sizeof(x->err), "%s:%u: ", l->src, l->no);
+	if (n < 0 || (size_t)n >= sizeof(x->err))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(x->err + n, sizeof(x->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
 
 void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag)
 {

@@ -6,7 +6,39 @@
 
 #include "import_int.h"
 
-/* memblock_xxx: [A-B] [flags 0xF] [nid=N flags=F] [caller] */
+/*
+ * arm/arm64 EFI reserve_regions() rounds an entry out to whole pages, adds
+ * it and marks it nomap if its type is not usable (memblock_mark_nomap is
+ * not logged). The logged add is the entry itself with 4K pages, or the
+ * entry rounded out to 16K or 64K pages (a 4K entry becomes a 64K add).
+ */
+static bool efi_entry_added(const struct ictx *x, uint64_t base, uint64_t size)
+{
+	static const uint64_t pages[] = { 0x1000, 0x4000, 0x10000 };
+
+	if (!x->efi_valid || !x->efi_nomap)
+		return false;
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+		uint64_t m = pages[i] - 1;
+		uint64_t a = x->efi_base & ~m, e = (x->efi_base + x->efi_size + m) & ~m;
+
+		if (base == a && size == e - a)
+			return true;
+	}
+	return false;
+}
+
+/* Frees made inside memblock itself (the old array after doubling, the
+ * arrays at the end of boot): the model makes them itself, or not at all. */
+static bool memblock_internal(const char *caller)
+{
+	return mbd_imp_starts(caller, "memblock_double_array") ||
+	       mbd_imp_starts(caller, "memblock_free_reserved_regions") ||
+	       mbd_imp_starts(caller, "memblock_discard");
+}
+
+/* memblock_xxx: [A-B] [flags 0xF] [nid=N flags=F] [caller]; v6.16+ logs
+ * reservations as __memblock_reserve: [A-B] nid=N flags=F [caller] */
 int mbd_imp_do_op(struct ictx *x, const struct line *l)
 {
 	size_t n = mbd_imp_op_name(l->s);
@@ -15,6 +47,7 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 	uint64_t a, b;
 	int kind;
 	struct mbd_op op;
+	uint64_t rsv_flags = 0;
 
 	if (n >= sizeof(name) || !mbd_imp_pair(p, "[", "-", &a, &b, &p) || *p != ']')
 		return -1;
@@ -23,6 +56,8 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 	name[n] = '\0';
 	if (!strcmp(name, "memblock_free") || !strcmp(name, "__memblock_free_early"))
 		kind = MBD_OP_PHYS_FREE;
+	else if (!strcmp(name, "__memblock_reserve"))
+		kind = MBD_OP_RESERVE;
 	else
 		kind = mbd_op_lookup(name, n);
 	if (kind < 0 || (mbd_op_table[kind].shape != MBD_SHAPE_RANGE &&
@@ -39,7 +74,7 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 			return -1;
 		p = mbd_imp_skip_ws(p);
 	}
-	if (kind == MBD_OP_ADD_NODE) {
+	if (kind == MBD_OP_ADD_NODE || name[0] == '_') {
 		uint64_t v, f;
 
 		if (!mbd_imp_starts(p, "nid=") || !mbd_imp_decnum(p + 4 + (p[4] == '-'), &v, &p))
@@ -49,12 +84,21 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 		if (!mbd_imp_starts(p, "flags=") || !mbd_imp_hexnum(p + 6, &f, &p))
 			return -1;
 		op.flags = (uint32_t)f & 0x1f;
+		rsv_flags = f;
 		p = mbd_imp_skip_ws(p);
 	}
 	caller = p;
+	if (kind == MBD_OP_PHYS_FREE && memblock_internal(caller)) {
+		mbd_imp_comment(x, l, " (a free made inside memblock itself: not an op)");
+		x->st->known++;
+		return 0;
+	}
 	if (kind == MBD_OP_RESERVE && mbd_imp_starts(caller, "memblock_double_array")) {
 		mbd_imp_comment(x, l, " (the new array's reservation, made inside memblock_double_array: not an op)");
 		x->st->known++;
+		/* logged all the same: not a range to infer from the first dump */
+		if (!x->dumps_seen)
+			mbd_imp_cover_add(&x->cov[1], op.base, op.size);
 		return 0;
 	}
 	if (kind == MBD_OP_ADD && mbd_imp_starts(caller, "e820__memblock_setup")) {
@@ -69,10 +113,21 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 		x->pending_trim = true;
 	}
 	mbd_imp_comment(x, l, "");
+	if (kind == MBD_OP_RESERVE && (rsv_flags & ~(uint64_t)0x1f || op.nid >= 0) && name[0] == '_')
+		mbd_imp_printf(&x->body, "# (reserved with nid %d flags 0x%llx: the trace's "
+			       "memblock_reserve has neither; v6.16+ marks memblock's own "
+			       "reservations RSRV_KERN 0x20)\n", (int)op.nid, (ull)rsv_flags);
+	if (kind == MBD_OP_RESERVE) {
+		op.nid = 0;
+		op.flags = 0;
+	}
 	mbd_imp_emit_op(x, &op);
 	x->st->traced++;
-	if (kind == MBD_OP_ADD && x->efi_valid && x->efi_nomap && op.base == x->efi_base &&
-	    op.size == x->efi_size) {
+	if (!x->dumps_seen && (kind == MBD_OP_ADD || kind == MBD_OP_ADD_NODE))
+		mbd_imp_cover_add(&x->cov[0], op.base, op.size);
+	if (!x->dumps_seen && kind == MBD_OP_RESERVE)
+		mbd_imp_cover_add(&x->cov[1], op.base, op.size);
+	if (kind == MBD_OP_ADD && efi_entry_added(x, op.base, op.size)) {
 		mbd_imp_printf(&x->body, "# arm/arm64 EFI reserve_regions() marks a non-usable entry nomap "
 			  "right after adding it (memblock_mark_nomap is not logged)\n");
 		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, op.base, op.size);
@@ -145,6 +200,32 @@ int mbd_imp_do_e820(struct ictx *x, const struct line *l)
 	return 0;
 }
 
+/*
+ * "e820: update [mem A-B] usable ==> reserved" (older kernels print the
+ * table before such updates): e820__memblock_setup() adds the updated
+ * table, so the range leaves (or joins) the memory the map added.
+ */
+int mbd_imp_do_e820_update(struct ictx *x, const struct line *l)
+{
+	const char *p = mbd_imp_skip_ws(l->s + 12), *arrow = strstr(l->s, " ==> ");
+	uint64_t a, b;
+	bool was, now;
+
+	if (!mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) || *p != ']' || !arrow)
+		return -1;
+	was = mbd_imp_starts(mbd_imp_skip_ws(p + 1), "usable");
+	now = mbd_imp_starts(arrow + 5, "usable");
+	if (x->mem_src != L_E820 || was == now) {
+		mbd_imp_comment(x, l, x->mem_src != L_E820 ? " (map only: the trace has the calls)" : "");
+		x->st->known++;
+		return 0;
+	}
+	mbd_imp_comment(x, l, " (the updated e820 table is what e820__memblock_setup adds)");
+	mbd_imp_emit_range(x, now ? MBD_OP_ADD : MBD_OP_REMOVE, a, b - a + 1);
+	x->st->map_entries++;
+	return 0;
+}
+
 /* OF: reserved mem: A..B (N KiB) [no]map ... : reserve, or mark nomap. */
 int mbd_imp_do_of(struct ictx *x, const struct line *l)
 {
@@ -190,8 +271,9 @@ int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 	if (x->mem_src != L_EFI) {
 		mbd_imp_comment(x, l, " (map only: the trace or e820 has the calls)");
 		x->st->known++;
-		/* arm: the logged memblock_add for it may follow; see do_op */
-		x->efi_valid = wb;
+		/* arm: the logged memblock_add for it may follow; see do_op
+		 * (x86's "memNN: ... range=" map is not what adds memory) */
+		x->efi_valid = wb && !strstr(p, "range=[");
 		x->efi_nomap = !usable;
 		x->efi_base = a;
 		x->efi_size = size;

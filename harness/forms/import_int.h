@@ -2,9 +2,13 @@
 /*
  * The boot-log importer's pieces (import*.c): an output buffer, the source
  * lines and their classes, the context of one import. Private to forms/.
- *   import_lines.c   reading a line: prefixes, numbers, what kind it is
+ *   import_prefix.c  what comes before the kernel's text (stamps, syslog, kmsg)
+ *   import_lines.c   reading a line: numbers, what kind it is
  *   import_emit.c    writing .mbt: comments, calls, checkpoints
  *   import_dump.c    MEMBLOCK configuration dumps -> state and checkpoints
+ *   import_state.c   debugfs memblock arrays -> checkpoints
+ *   import_infer.c   calls memblock=debug never shows, inferred from a dump
+ *   import_cover.c   the ranges a trace touched, and the gaps beyond them
  *   import_events.c  memblock=debug calls, doublings, e820/EFI/OF/node maps
  *   import.c         the two phases over all lines; mbd_import()
  */
@@ -44,7 +48,16 @@ struct line {
 };
 
 enum cls { L_BLANK, L_HEADER, L_OTHER, L_OP, L_ALLOC, L_KNOWN, L_DOUBLED, L_DUMP,
-	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE };
+	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE, L_STATE, L_E820UPD, L__COUNT };
+
+/* Ranges a trace added or reserved, to find what a dump shows beyond them. */
+struct cover {
+	struct span {
+		uint64_t a, b; /* [a, b) */
+	} *r;
+	size_t n, cap;
+	int oom;
+};
 
 struct ictx {
 	struct obuf body;
@@ -63,8 +76,28 @@ struct ictx {
 	/* the last EFI map entry, when the trace shows the calls made for it */
 	bool efi_valid, efi_nomap;
 	uint64_t efi_base, efi_size;
+	/* memory added and ranges reserved by logged calls before the first
+	 * dump: what that dump shows beyond them predates memblock=debug */
+	struct cover cov[2];
+	int hint;              /* array the last line named (debugfs views): 0, 1, -1 */
+	uint32_t max[2];       /* the arrays' initial sizes (the config's) */
+	char err[256];         /* the first error: the import fails */
 	char tmp[512];
 };
+
+/* A MEMBLOCK configuration dump or a debugfs view being read. */
+struct dump {
+	bool have_total[2], have_cnt[2];
+	uint64_t total[2], cnt[2];
+	size_t n;
+	size_t unknown_flags;  /* regions whose flags the model has not */
+	const char *damaged;   /* a region line that does not add up, if any */
+	struct mbd_expect reg[2 * 1024];
+};
+
+/* Record the first error ("NAME:LINE: what"); the import then fails. */
+__attribute__((format(printf, 3, 4)))
+void mbd_imp_fail(struct ictx *x, const struct line *l, const char *fmt, ...);
 
 const char *mbd_imp_skip_ws(const char *s);
 
@@ -123,11 +156,46 @@ int mbd_imp_do_node(struct ictx *x, const struct line *l);
 
 void mbd_imp_unparsed(struct ictx *x, const struct line *l);
 
-/* One source line's payload: quotes, timestamp and indent cut off. */
+/* The kernel's own text of a log line: timestamps, dmesg -T clocks, kmsg
+ * levels, syslog/journal "host kernel: " and mail quoting cut off. */
 const char *mbd_imp_payload(const char *raw);
 
 /* A dump starting at ls[i] (its header line): checkpoints or the starting
  * state; returns the index of its last line. */
 size_t mbd_imp_dump(struct ictx *x, struct line *ls, size_t n, size_t i);
+
+/* The dump's arrays in mask (bit t = type t) as calls into b. */
+void mbd_imp_emit_state(struct ictx *x, struct obuf *b, const struct dump *d, unsigned mask);
+
+/* Regions of type t with a size, and their sum. */
+size_t mbd_imp_live_regions(const struct dump *d, int t, uint64_t *sum);
+
+/* A read dump (first is its header line) -> starting state or checkpoints. */
+void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *first);
+
+/* e820: update [mem A-B] usable ==> reserved */
+int mbd_imp_do_e820_update(struct ictx *x, const struct line *l);
+
+/* One debugfs memblock line ("N: 0xA..0xB" [NODE FLAGS]) into e: 1, 0 if it
+ * is not one, -1 if it starts like one but the rest is damaged. Flags the
+ * model has not (RSV_KERN, ...) leave e's flags unchecked and set *unknown. */
+int mbd_imp_state_line(const char *s, struct mbd_expect *e, bool *unknown);
+
+/* A debugfs view starting at ls[i]: a checkpoint of the array the line
+ * before it named; returns the index of its last line. */
+size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i);
+
+/* What the first dump shows beyond the logged calls, as calls before all. */
+void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *first);
+
+/* Nodes a dump shows, set with memblock_set_node before its checkpoint;
+ * node checks it cannot make so are taken out of d. */
+void mbd_imp_infer_nodes(struct ictx *x, struct dump *d);
+
+void mbd_imp_cover_add(struct cover *c, uint64_t base, uint64_t size);
+/* Calls fn for each maximal piece of [base, base + size) no range covers. */
+void mbd_imp_cover_gaps(const struct cover *c, uint64_t base, uint64_t size,
+			void (*fn)(void *ctx, uint64_t base, uint64_t size), void *ctx);
+void mbd_imp_cover_free(struct cover *c);
 
 #endif

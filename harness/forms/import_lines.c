@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Boot-log lines: prefixes cut off, numbers and ranges read, each line classified. */
+/* Boot-log lines: numbers and ranges read, each line classified. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,39 +16,6 @@ const char *mbd_imp_skip_ws(const char *s)
 bool mbd_imp_starts(const char *s, const char *p)
 {
 	return strncmp(s, p, strlen(p)) == 0;
-}
-
-/* "[    0.000000] " and "[    T0] " (printk caller id). */
-static const char *skip_stamp(const char *s)
-{
-	for (int k = 0; k < 2; k++) {
-		const char *q = s;
-
-		if (*q != '[')
-			break;
-		q++;
-		while (*q == ' ')
-			q++;
-		if (k == 1 && (*q == 'T' || *q == 'C'))
-			q++;
-		if (!(*q >= '0' && *q <= '9'))
-			break;
-		while ((*q >= '0' && *q <= '9') || *q == '.')
-			q++;
-		if (*q != ']')
-			break;
-		s = q + 1;
-	}
-	return s;
-}
-
-const char *mbd_imp_payload(const char *raw)
-{
-	const char *s = mbd_imp_skip_ws(raw);
-
-	while (*s == '>')
-		s = mbd_imp_skip_ws(s + 1);
-	return mbd_imp_skip_ws(skip_stamp(s));
 }
 
 /* A hex number with optional 0x; *end past it. */
@@ -130,9 +97,13 @@ bool mbd_imp_is_free_late(const char *s, size_t n)
 int mbd_imp_classify(const char *s)
 {
 	size_t n = mbd_imp_op_name(s);
+	struct mbd_expect e;
+	bool unknown;
 
 	if (!*s)
 		return L_BLANK;
+	if (mbd_imp_state_line(s, &e, &unknown))
+		return L_STATE;
 	if (n) {
 		if (mbd_imp_is_alloc_name(s, n))
 			return L_ALLOC;
@@ -155,6 +126,8 @@ int mbd_imp_classify(const char *s)
 		return L_NODEHDR;
 	if (mbd_imp_starts(s, "node ") && strstr(s, ": [mem "))
 		return L_NODE;
+	if (mbd_imp_starts(s, "e820: update [mem ") && strstr(s, " ==> "))
+		return L_E820UPD;
 	if (mbd_imp_starts(s, "reserve setup_data: ") || mbd_imp_starts(s, "e820: update ") ||
 	    mbd_imp_starts(s, "e820: remove "))
 		return L_KNOWN;

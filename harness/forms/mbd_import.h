@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Boot-log importer: dmesg text (memblock=debug, memory maps, MEMBLOCK dumps)
- * into .mbt text. See docs/real-boots.md and `mbdiff import --help`. */
+/* Boot-log importer: dmesg text (memblock=debug, memory maps, MEMBLOCK dumps,
+ * debugfs memblock arrays) into .mbt text. See docs/real-boots.md and
+ * `mbdiff import --help`. */
 #ifndef MBD_IMPORT_H
 #define MBD_IMPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum mbd_import_conv { MBD_CONV_AUTO = 0, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE };
@@ -27,14 +29,23 @@ struct mbd_import_stats {
 	size_t unparsed;       /* lines nothing recognised */
 	enum mbd_import_conv conv; /* the convention used */
 	int conv_auto;         /* 1 if it was detected */
+	char error[256];       /* "NAME:LINE: what" when mbd_import returns -2 */
+};
+
+struct mbd_import_opts {
+	enum mbd_import_conv conv;
+	/* the kernel's initial array sizes (0: from the log, else 128), e.g.
+	 * arm64's INIT_MEMBLOCK_RESERVED_REGIONS = 128 + NR_CPUS + 1 */
+	uint32_t memory_max, reserved_max;
 };
 
 /*
  * Import n logs (read as one boot, in order) into a malloc'd .mbt text in
  * *out. unparsed, if non-NULL, gets one "NAME:LINE: text" line per
- * unrecognised source line. Returns 0, or -1 (out of memory).
+ * unrecognised source line. Returns 0, -1 (out of memory), or -2 when the
+ * log cannot be imported faithfully (st->error says where and why).
  */
-int mbd_import(const struct mbd_import_src *srcs, size_t n, enum mbd_import_conv conv,
+int mbd_import(const struct mbd_import_src *srcs, size_t n, const struct mbd_import_opts *opts,
 	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed);
 
 #endif

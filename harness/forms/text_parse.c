@@ -291,9 +291,10 @@ static int parse_config(struct pctx *c, struct mbd_config *cfg)
 		seen |= 1u << k;
 		if (mbd_tx_num(c, config_keys[k], val, false, &v))
 			return -1;
-		if ((k == KEY_MEMORY_MAX || k == KEY_RESERVED_MAX) && (v < 1 || v > MBD_INIT_REGIONS))
+		if ((k == KEY_MEMORY_MAX || k == KEY_RESERVED_MAX) &&
+		    (v < 1 || v > MBD_MAX_BOOT_REGIONS))
 			return mbd_tx_fail(c, "%s=%.*s%s out of range: expected 1..%d", config_keys[k],
-				    QUOTE(val), MBD_INIT_REGIONS);
+				    QUOTE(val), MBD_MAX_BOOT_REGIONS);
 		if (k != KEY_MEMORY_MAX && k != KEY_RESERVED_MAX && k != KEY_LIMIT && v > 1)
 			return mbd_tx_fail(c, "%s=%.*s%s: expected 0 or 1", config_keys[k], QUOTE(val));
 		switch (k) {

@@ -18,6 +18,10 @@
 #define MBD_NUMA_NO_NODE (-1)
 #define MBD_MAX_NUMNODES 64 /* CONFIG_NODES_SHIFT=6, x86_64 default */
 #define MBD_INIT_REGIONS 128 /* INIT_MEMBLOCK_REGIONS */
+/* The largest boot array a config may ask for: arm64 sizes reserved as
+ * 128 + NR_CPUS + 1 (385 on Debian's 6.1, 641 on 7.3) and, with EFI, memory
+ * as 128 * 8. The fuzzer's byte form stays within MBD_INIT_REGIONS. */
+#define MBD_MAX_BOOT_REGIONS 1024
 #define MBD_REGION_BYTES 24 /* sizeof(struct memblock_region), 64-bit, NUMA */
 
 /* memblock_flags bits as in v7.3 include/linux/memblock.h */
@@ -32,8 +36,8 @@
 #define MBD_FUZZ_MAX_OPS 64
 
 struct mbd_config {
-	uint32_t memory_max;   /* memblock.memory.max at boot, 1..128 */
-	uint32_t reserved_max; /* memblock.reserved.max at boot, 1..128 */
+	uint32_t memory_max;   /* memblock.memory.max at boot, 1..MBD_MAX_BOOT_REGIONS */
+	uint32_t reserved_max; /* memblock.reserved.max at boot, 1..MBD_MAX_BOOT_REGIONS */
 	bool resize;           /* memblock_allow_resize() already called */
 	bool slab;             /* slab_is_available() */
 	bool bottom_up;        /* memblock.bottom_up */

@@ -8,6 +8,8 @@
 # checked against the reference) and compares the outcome with the file's
 # "# real-result:" line: "ok" (exit 0, no divergence) or the exact
 # signature line of the known mismatch (explained in docs/real-boots.md).
+# A "# real-variants: A[,B]" line replays with those instead (corpus/boots:
+# a boot of an older kernel against the model of its era).
 set -u
 mbdiff=${1:?usage: real_replay.sh MBDIFF FILE}
 file=${2:?usage: real_replay.sh MBDIFF FILE}
@@ -18,7 +20,8 @@ fail() {
 }
 want=$(sed -n 's/^# real-result: //p' "$file" | head -n 1)
 [[ -n $want ]] || fail "no '# real-result:' line"
-out=$("$mbdiff" replay --variants reference,reference-twin "$file" 2>&1)
+variants=$(sed -n 's/^# real-variants: //p' "$file" | head -n 1)
+out=$("$mbdiff" replay --variants "${variants:-reference,reference-twin}" "$file" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 got=$(printf '%s\n' "$out" | grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1)

@@ -8,47 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbd_expect.h"
-#include "mbd_import.h"
-#include "mbd_runner.h"
-#include "mbd_test.h"
-#include "mbd_text.h"
-#include "mbd_variant.h"
-
-/* Import one inline log, re-parse it; returns 0 and fills t and st. */
-static int imp(const char *log, enum mbd_import_conv conv, struct mbd_trace *t,
-	       struct mbd_import_stats *st, char **text)
-{
-	struct mbd_import_src s = { "t.log", log, strlen(log) };
-	struct mbd_diag d;
-	size_t len;
-	char *out;
-
-	if (mbd_import(&s, 1, conv, &out, &len, st, NULL))
-		return -1;
-	if (mbd_text_parse(out, len, "t.mbt", t, &d)) {
-		mbd_diag_print(stderr, &d);
-		fprintf(stderr, "%.*s", (int)len, out);
-		free(out);
-		return -1;
-	}
-	if (text)
-		*text = out;
-	else
-		free(out);
-	return 0;
-}
-
-static void check_op(const struct mbd_trace *t, size_t i, uint32_t kind, uint64_t base,
-		     uint64_t size)
-{
-	MBD_CHECK(i < t->n_ops);
-	if (i >= t->n_ops)
-		return;
-	MBD_CHECK_STR(mbd_op_name(t->ops[i].kind), mbd_op_name(kind));
-	MBD_CHECK_EQ_U64(t->ops[i].base, base);
-	MBD_CHECK_EQ_U64(t->ops[i].size, size);
-}
+#include "import_test.h"
 
 static void test_prefixes(void)
 {
@@ -142,7 +102,8 @@ static void test_unparsed_listed(void)
 	MBD_CHECK(f != NULL);
 	if (!f)
 		return;
-	MBD_CHECK(mbd_import(&s, 1, MBD_CONV_AUTO, &out, &len, &st, f) == 0);
+	MBD_CHECK(mbd_import(&s, 1, &(struct mbd_import_opts){ MBD_CONV_AUTO, 0, 0 }, &out, &len,
+			     &st, f) == 0);
 	fclose(f);
 	MBD_CHECK_EQ_U64(st.unparsed, 2);
 	MBD_CHECK(list && strstr(list, "u.log:2: foo bar\n") && strstr(list, "u.log:3: memblock_add"));
@@ -209,24 +170,6 @@ static const char dump_log[] =
 	"[    0.000000]  reserved[0x0]\t[0x0000000088000000-0x0000000088000fff], 0x0000000000001000 bytes flags: 0x0\n"
 	"[    0.000000]  reserved[0x1]\t[0x0000000088100000-0x0000000088100fff], 0x0000000000001000 bytes flags: 0x0\n";
 
-/* Run t on the reference alone; returns the runner's result. */
-static int run_ref(const struct mbd_trace *t, struct mbd_verdict *v)
-{
-	const struct mbd_variant *ref = mbd_variant_find("reference");
-	const struct mbd_variant *vs[1] = { ref };
-	struct mbd_runner *r;
-	int rc;
-
-	if (!ref)
-		return -1;
-	r = mbd_runner_new(vs, 1, NULL);
-	if (!r)
-		return -1;
-	rc = mbd_runner_run(r, t, v);
-	mbd_runner_free(r);
-	return rc;
-}
-
 static void test_dumps(void)
 {
 	struct mbd_import_stats st;
@@ -237,14 +180,16 @@ static void test_dumps(void)
 	MBD_CHECK(imp(dump_log, MBD_CONV_AUTO, &t, &st, NULL) == 0);
 	MBD_CHECK_EQ_U64(st.dumps, 2);
 	MBD_CHECK_EQ_U64(st.checkpoints, 2);
-	/* the first dump is the starting state: add_node (it has a node), reserve */
-	MBD_CHECK_EQ_U64(t.n_ops, 3);
+	/* the first dump is the starting state: add_node (it has a node), reserve;
+	 * the second's node is set as shown (memblock_set_node is not logged) */
+	MBD_CHECK_EQ_U64(t.n_ops, 4);
 	check_op(&t, 0, MBD_OP_ADD_NODE, 0x88000000, 0x400000);
 	check_op(&t, 1, MBD_OP_RESERVE, 0x88000000, 0x1000);
 	check_op(&t, 2, MBD_OP_RESERVE, 0x88100000, 0x1000);
+	check_op(&t, 3, MBD_OP_SET_NODE, 0x88000000, 0x400000);
 	/* each dump: a head and a region line per type (2 + 1 + 1 + 1, then 1 + 1 + 1 + 2) */
 	MBD_CHECK_EQ_U64(t.n_expects, 9);
-	MBD_CHECK(t.n_expects == 9 && t.expects[0].after_op == 2 && t.expects[4].after_op == 3);
+	MBD_CHECK(t.n_expects == 9 && t.expects[0].after_op == 2 && t.expects[4].after_op == 4);
 	MBD_CHECK(t.n_expects == 9 && t.expects[8].what == MBD_EXPECT_REGION &&
 		  t.expects[8].index == 1 && t.expects[8].base == 0x88100000);
 	MBD_CHECK(t.n_expects == 9 && (t.expects[1].have & MBD_EXPECT_HAS_NID) &&

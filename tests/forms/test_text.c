@@ -592,8 +592,8 @@ static const struct bad bad_inputs[] = {
 	{ "config memory_max=4\n", 0, 1,
 	  "unknown config key \"memory_max\": valid keys are memory.max, reserved.max, resize, "
 	  "slab, bottom_up, mirror, movable, limit" },
-	{ "config memory.max=0\n", 0, 1, "memory.max=0 out of range: expected 1..128" },
-	{ "config reserved.max=129\n", 0, 1, "reserved.max=129 out of range" },
+	{ "config memory.max=0\n", 0, 1, "memory.max=0 out of range: expected 1..1024" },
+	{ "config reserved.max=1025\n", 0, 1, "reserved.max=1025 out of range" },
 	{ "config resize=2\n", 0, 1, "resize=2: expected 0 or 1" },
 	{ "config bottom_up=0x10\n", 0, 1, "expected 0 or 1" },
 	{ "config slab\n", 0, 1, "expected KEY=VALUE" },

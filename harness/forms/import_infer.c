@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls the kernel makes that memblock=debug never shows, inferred from
+ * what a MEMBLOCK dump (or the debugfs view) shows, each written with a
+ * comment that says so.
+ */
+#include <string.h>
+
+#include "import_int.h"
+
+static void pre_reserve(void *ctx, uint64_t base, uint64_t size)
+{
+	struct ictx *x = ctx;
+	struct mbd_op op;
+
+	memset(&op, 0, sizeof(op));
+	op.kind = MBD_OP_RESERVE;
+	op.base = base;
+	op.size = size;
+	mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
+	mbd_imp_printf(&x->pre, "%s\n", x->tmp);
+	x->ops++;
+	x->st->ops++;
+}
+
+static void gap_seen(void *ctx, uint64_t base, uint64_t size)
+{
+	(void)base;
+	(void)size;
+	*(bool *)ctx = true;
+}
+
+/*
+ * The first dump after logged calls: what it shows beyond the memory the
+ * trace added and the ranges it reserved was there before memblock=debug
+ * (an early_param) took effect: DT/EFI memory and the DTB on arm64; the
+ * kernel image, page 0 and the BIOS area on x86. Those calls go first.
+ * Memory comes from the dump whole, with its nodes and flags (nomap from
+ * reserved-memory, memblock_set_node: neither is logged either).
+ */
+void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *first)
+{
+	bool mem_gap = false, rsv_gap = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct mbd_expect *e = &d->reg[i];
+
+		if (e->size)
+			mbd_imp_cover_gaps(&x->cov[e->type], e->base, e->size, gap_seen,
+					   e->type ? &rsv_gap : &mem_gap);
+	}
+	if (mem_gap) {
+		mbd_imp_printf(&x->pre, "# inferred from %s:%u: memory added before memblock=debug "
+			       "took effect (early_param), so never logged; with the nodes and flags "
+			       "shown there\n", first->src, first->no);
+		mbd_imp_emit_state(x, &x->pre, d, 1);
+		x->mem_ops++;
+	}
+	if (!rsv_gap)
+		return;
+	mbd_imp_printf(&x->pre, "# inferred from %s:%u: the parts of its reserved regions no "
+		       "logged call reserved, reserved before memblock=debug took effect\n",
+		       first->src, first->no);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->reg[i].type == MBD_TYPE_RESERVED && d->reg[i].size)
+			mbd_imp_cover_gaps(&x->cov[1], d->reg[i].base, d->reg[i].size,
+					   pre_reserve, x);
+}
+
+/*
+ * The NUMA code sets nodes with memblock_set_node(), which memblock=debug
+ * does not log: before a checkpoint that shows nodes, set them as shown
+ * (node ids are then not an independent check; cnt, ranges and flags are).
+ * Not when the array is nearly full: the kernel set the nodes early, and a
+ * memblock_set_node() here, with fewer than two free slots, would double the
+ * array where the kernel did not (memblock_isolate_range); those node ids
+ * are left unchecked instead.
+ */
+void mbd_imp_infer_nodes(struct ictx *x, struct dump *d)
+{
+	bool said = false, full[2];
+	size_t dropped = 0;
+
+	for (int t = 0; t < 2; t++)
+		full[t] = d->have_cnt[t] && d->cnt[t] + 2 > x->max[t];
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct mbd_expect *e = &d->reg[i];
+		struct mbd_op op;
+
+		if (!e->size || !(e->have & MBD_EXPECT_HAS_NID))
+			continue;
+		if (full[e->type]) {
+			e->have &= ~(uint32_t)MBD_EXPECT_HAS_NID;
+			dropped++;
+			continue;
+		}
+		if (!said)
+			mbd_imp_printf(&x->body, "# nodes as the checkpoint shows them "
+				       "(memblock_set_node from the NUMA code is not logged)\n");
+		said = true;
+		memset(&op, 0, sizeof(op));
+		op.kind = MBD_OP_SET_NODE;
+		op.type = e->type;
+		op.base = e->base;
+		op.size = e->size;
+		op.nid = e->nid;
+		mbd_imp_emit_op(x, &op);
+	}
+	if (dropped)
+		mbd_imp_printf(&x->body, "# (the nodes of %zu regions are not checked: set by calls "
+			       "memblock=debug does not log)\n", dropped);
+}
