@@ -3,7 +3,8 @@
  * Input paths of the programs that take FILE|DIR... (mbdiff replay and
  * bench, mbdiff-replay). Directories are walked recursively in name order,
  * skipping hidden entries (AFL++'s .cur_input, .state/), AFL++'s README.txt
- * and stats files, *.dict and *.md; files named explicitly are always read.
+ * and stats files, *.dict, *.md and crash files' *.variants sidecars; files
+ * named explicitly are always read.
  * Every directory is walked once (device and inode remembered), so symlink
  * loops end; entries that are not regular files are skipped with a note.
  */
@@ -63,8 +64,8 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Entries of a walked directory that are not inputs: hidden files, the
- * engines' dictionaries, documentation (README.md of corpus folders) and
- * AFL++'s bookkeeping next to its queue. */
+ * engines' dictionaries, documentation (README.md of corpus folders),
+ * crash files' FILE.variants sidecars and AFL++'s bookkeeping. */
 static bool skipped(const char *name)
 {
 	static const char *const afl[] = {
@@ -72,7 +73,8 @@ static bool skipped(const char *name)
 		"fuzzer_setup", "fuzz_bitmap", "target_hash",
 	};
 
-	if (name[0] == '.' || ends_with(name, ".dict") || ends_with(name, ".md"))
+	if (name[0] == '.' || ends_with(name, ".dict") || ends_with(name, ".md") ||
+	    ends_with(name, ".variants"))
 		return true;
 	for (size_t i = 0; i < sizeof(afl) / sizeof(afl[0]); i++)
 		if (strcmp(name, afl[i]) == 0)
