@@ -194,10 +194,19 @@ macro(mbd_discover_variants)
 	_mbd_variant_define(reference MBD_KIND_REFERENCE ""
 		"mbdiff's model of mainline mm/memblock.c (newest release)"
 		"${MBD_REFERENCE_VERSION}")
-	_mbd_variant_define(reference-twin MBD_KIND_REFERENCE ""
-		"a second copy of the reference: reference~reference-twin checks isolation"
-		"${MBD_REFERENCE_VERSION}")
-	foreach(_dir_kind "patches;MBD_KIND_PATCH" "mutants;MBD_KIND_MUTANT")
+	# scripts/check.sh builds the reference and its two kernel trees only
+	option(MBDIFF_KERNEL_VARIANTS_ONLY
+		"Build the reference and the kernel variants only (no patches, mutants, twin)" OFF)
+	if(MBDIFF_KERNEL_VARIANTS_ONLY)
+		set(_mbd_dirs "")
+	else()
+		_mbd_variant_define(reference-twin MBD_KIND_REFERENCE ""
+			"a second copy of the reference: reference~reference-twin checks isolation"
+			"${MBD_REFERENCE_VERSION}")
+		set(_mbd_dirs "patches=MBD_KIND_PATCH" "mutants=MBD_KIND_MUTANT")
+	endif()
+	foreach(_dir_kind IN LISTS _mbd_dirs)
+		string(REPLACE "=" ";" _dir_kind "${_dir_kind}")
 		list(GET _dir_kind 0 _dir)
 		list(GET _dir_kind 1 _kind)
 		file(GLOB _patches CONFIGURE_DEPENDS

@@ -231,7 +231,7 @@ mbd_crash_files() {
 	find "$dir" -maxdepth 1 -type f -printf '%T@\t%p\n' | sort -n | cut -f2- |
 		while IFS= read -r f; do
 			case $(basename "$f") in
-			README* | .* | *.log | *.txt | *.mbt | *.min | *.tmp) continue ;;
+			README* | .* | *.log | *.txt | *.mbt | *.min | *.tmp | *.variants) continue ;;
 			esac
 			printf '%s\n' "$f"
 		done
@@ -306,6 +306,21 @@ mbd_gather_crashes() {
 		cp -- "$f" "$out/crashes/$name"
 		have[$sum]=1
 	done < <(mbd_afl_crash_files "$out"; mbd_afl_seed_crashes "$out")
+	mbd_write_sidecars "$out/crashes"
+}
+
+# mbd_write_sidecars DIR: FILE.variants (the --variants of MBD_TARGET_ARGS)
+# for every crash file in DIR that has none, so a later `mbdiff replay`
+# without --variants replays it with the pair that found it.
+mbd_write_sidecars() {
+	local dir=$1 f a v=""
+	for a in "${MBD_TARGET_ARGS[@]+"${MBD_TARGET_ARGS[@]}"}"; do
+		[[ $a == --variants=* ]] && v=${a#--variants=}
+	done
+	[[ -n $v ]] || return 0
+	while IFS= read -r f; do
+		[[ -f $f.variants ]] || printf '%s\n' "$v" >"$f.variants"
+	done < <(mbd_crash_files "$dir")
 }
 
 # The replay command for one crash file, relative to the repo root.

@@ -7,7 +7,7 @@
 #   cmake make gcc clang libclang-rt-<clang major>-dev (libFuzzer) llvm
 #   (llvm-cov, llvm-profdata) lld zip unzip patch binutils (objcopy, nm)
 #   gnuplot-nox (afl-plot, bench-real.sh; any installed gnuplot will do)
-#   libxml2-utils (xmllint: the SVG test) afl++
+#   libxml2-utils (xmllint: the SVG test) jq (mbdiff check's JSON) afl++
 # When everything is present it prints nothing and takes well under a
 # second. apt-get update runs only when something has to be installed.
 # As root it installs; otherwise it names the missing packages and the
@@ -53,7 +53,7 @@ clang_major() {
 
 wanted_packages() {
 	local p=(cmake make gcc clang "libclang-rt-$(clang_major)-dev" llvm lld
-		zip unzip patch binutils gnuplot-nox libxml2-utils)
+		zip unzip patch binutils gnuplot-nox libxml2-utils jq)
 	if ((want_afl)); then
 		p+=(afl++)
 	fi

@@ -15,6 +15,7 @@ static const struct {
 	{ "emit-test", mbd_cli_emit_test },
 	{ "import", mbd_cli_import },
 	{ "bench", mbd_cli_bench },
+	{ "explore", mbd_cli_explore },
 };
 
 static bool is_help(const char *a)

@@ -15,14 +15,28 @@
 #include "mbd_input.h"
 #include "mbd_text.h"
 
-/* "mbdiff_" + the file name without directory and .mbt, as an identifier. */
+/*
+ * "mbdiff_" + the trace's folder and file name without .mbt, as an
+ * identifier: corpus/regressions/zhou-2025/x.mbt gives mbdiff_zhou_2025_x,
+ * the name scripts/emit-kernel-tests.sh used to pass with --name.
+ */
 static char *default_name(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	size_t len;
 	char *s;
 
-	base = base ? base + 1 : path;
+	if (base) {
+		/* back to the start of the folder's name */
+		const char *d = base;
+
+		while (d > path && d[-1] != '/')
+			d--;
+		/* no folder, or "." / "..": the file name alone */
+		base = d < base && *d != '.' ? d : base + 1;
+	} else {
+		base = path;
+	}
 	len = strlen(base);
 	if (len > 4 && strcmp(base + len - 4, ".mbt") == 0)
 		len -= 4;

@@ -48,11 +48,11 @@ int mbd_cli_replay(int argc, char **argv)
 	struct mbd_runner *r = NULL;
 	struct mbd_trace t;
 	size_t n_args = 0, divergent = 0, replayed = 0, faults = 0, n_known = 0;
-	bool quiet = false, only_files = false;
+	bool quiet = false, only_files = false, narrow = false;
 	int errors = 0, status;
 	const char *svg = NULL, *known_file = NULL;
 	struct mbd_known known;
-	char **args;
+	char **args, pair[256];
 
 	mbd_cli_opts_default(&o);
 	mbd_known_init(&known);
@@ -73,6 +73,10 @@ int mbd_cli_replay(int argc, char **argv)
 		}
 		if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = true;
+			continue;
+		}
+		if (strcmp(a, "--narrow") == 0) {
+			narrow = true;
 			continue;
 		}
 		m = mbd_cli_match(argc, argv, &i, "--svg", &svg);
@@ -100,14 +104,22 @@ int mbd_cli_replay(int argc, char **argv)
 		free(args);
 		return MBD_EXIT_ERROR;
 	}
-	r = mbd_cli_runner(&o);
-	if (!r) {
-		free(args);
-		return MBD_EXIT_ERROR;
-	}
 	for (size_t k = 0; k < n_args; k++)
 		errors += mbd_cli_walk(args[k], &inputs);
 	free(args);
+	if (!o.variants && mbd_cli_sidecar_variants(&inputs, pair, sizeof(pair)) < 0) {
+		mbd_cli_paths_free(&inputs);
+		mbd_known_free(&known);
+		return MBD_EXIT_ERROR;
+	}
+	if (!o.variants && pair[0])
+		o.variants = pair;
+	r = mbd_cli_runner(&o);
+	if (!r) {
+		mbd_cli_paths_free(&inputs);
+		mbd_known_free(&known);
+		return MBD_EXIT_ERROR;
+	}
 	if (svg && inputs.n != 1 && !errors) {
 		size_t n = inputs.n;
 
@@ -145,7 +157,10 @@ int mbd_cli_replay(int argc, char **argv)
 		} else if (rc == 1) {
 			divergent++;
 			printf("input: %s\n", path);
-			mbd_report_print(stdout, r, &t, &v);
+			if (narrow)
+				mbd_report_narrow(stdout, r, &t, &v);
+			else
+				mbd_report_print(stdout, r, &t, &v);
 			printf("\n");
 		} else {
 			faults += v.baseline_fault;

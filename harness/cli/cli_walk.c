@@ -68,7 +68,8 @@ static bool skipped(const char *name)
 		"fuzzer_setup", "fuzz_bitmap", "target_hash",
 	};
 
-	if (name[0] == '.' || ends_with(name, ".dict") || ends_with(name, ".md"))
+	if (name[0] == '.' || ends_with(name, ".dict") || ends_with(name, ".md") ||
+	    ends_with(name, ".variants"))
 		return true;
 	for (size_t i = 0; i < sizeof(afl) / sizeof(afl[0]); i++)
 		if (strcmp(name, afl[i]) == 0)

@@ -69,6 +69,16 @@ struct mbd_cli_paths {
 int mbd_cli_walk(const char *path, struct mbd_cli_paths *out);
 void mbd_cli_paths_free(struct mbd_cli_paths *p);
 
+/*
+ * Crash files remember the variants that found them in a sidecar,
+ * FILE.variants ("a,b" on one line; scripts and `mbdiff check` write it).
+ * For a replay without --variants: buf gets the pair of the inputs'
+ * sidecars ("" if none); every crash file (not .mbt) without one is named
+ * on stderr, with the default pair it will be replayed with instead.
+ * Returns 0, or -1 (printed) when sidecars disagree or cannot be read.
+ */
+int mbd_cli_sidecar_variants(const struct mbd_cli_paths *in, char *buf, size_t n);
+
 /* t as .mbt text after header (may be NULL), in a malloc'd buffer. */
 int mbd_cli_format_mbt(const struct mbd_trace *t, const char *header,
 		       char **buf, size_t *len);
@@ -83,5 +93,6 @@ int mbd_cli_minimize(int argc, char **argv);
 int mbd_cli_emit_test(int argc, char **argv);
 int mbd_cli_import(int argc, char **argv);
 int mbd_cli_bench(int argc, char **argv);
+int mbd_cli_explore(int argc, char **argv);
 
 #endif

@@ -9,11 +9,14 @@
  * signature instead, so that a campaign measures its whole time box.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "fuzz_keep.h"
 #include "fuzz_options.h"
 #include "mbd_bin.h"
 #include "mbd_input.h"
@@ -33,8 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct {
 	struct mbd_runner *runner;
 	struct mbd_trace trace;
+	struct mbd_trace boot;  /* --config=boot: the trace that runs */
 	enum mbd_decoder decoder;
 	int verbose;
+	struct mbd_fuzz_opts opts;
 	bool have_known;
 	struct mbd_known known;
 	char *keep_dir;                /* --keep-going=DIR, or NULL */
@@ -126,13 +131,25 @@ static void setup(const struct mbd_fuzz_opts *o)
 		exit(2);
 	}
 	mbd_trace_init(&g.trace);
+	mbd_trace_init(&g.boot);
+	g.opts = *o;
+	if (o->want_set && !o->keep_dir) {
+		fputs("mbdiff: --want needs --keep-going=DIR\n", stderr);
+		exit(2);
+	}
+	if (o->keep_dir && mkdir(o->keep_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "mbdiff: --keep-going=%s: %s\n", o->keep_dir,
+			strerror(errno));
+		exit(2);
+	}
 	warm_up();
 	g.decoder = o->decoder;
 	g.verbose = o->runner.verbose;
 	mbd_fuzz_opts_pair(o, pair, sizeof(pair));
-	fprintf(stderr, "mbdiff: fuzz target %s, decoder %s, oracle %s, min-class %s\n",
+	fprintf(stderr, "mbdiff: fuzz target %s, decoder %s, oracle %s, min-class %s%s%s\n",
 		pair, mbd_decoder_name(o->decoder), o->runner.oracle ? "on" : "off",
-		mbd_class_name(o->runner.min_class));
+		mbd_class_name(o->runner.min_class), o->boot ? ", boot arrays" : "",
+		o->keep_dir ? ", keep going" : "");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -225,6 +242,7 @@ static bool divergence_kept(const uint8_t *data, size_t size,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mbd_verdict v;
+	struct mbd_trace *t = &g.trace;
 	int rc;
 
 	memset(&v, 0, sizeof(v));
@@ -237,23 +255,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 */
 	if (mbd_decode_input(data, size, "<input>", g.decoder, &g.trace, NULL))
 		return 0;
-	rc = mbd_runner_run(g.runner, &g.trace, &v);
+	if (g.opts.boot) {
+		if (mbd_fuzz_boot_expand(data, size, &g.trace, &g.boot)) {
+			fputs("mbdiff: internal error: out of memory\n", stderr);
+			abort();
+		}
+		t = &g.boot;
+	}
+	rc = mbd_runner_run(g.runner, t, &v);
 	if (rc < 0) {
 		/* Not a verdict, but the input must not be lost either. */
 		fputs("mbdiff: internal error: the runner failed (out of memory)\n",
 		      stderr);
 		abort();
 	}
+	if (rc > 0 && g.opts.keep_dir) {
+		int k = mbd_fuzz_keep(&g.opts, t, &v, stderr);
+
+		if (k < 0)
+			exit(2);
+		if (k == 0)
+			return 0;
+	}
 	if (rc > 0) {
 		if (divergence_kept(data, size, &v)) {
 			fflush(stderr);
 			return 0;
 		}
-		mbd_report_print(stderr, g.runner, &g.trace, &v);
+		mbd_report_print(stderr, g.runner, t, &v);
 		fflush(stderr);
 		abort();
 	}
 	if (g.verbose)
-		mbd_report_ok(stderr, g.runner, &g.trace, &v);
+		mbd_report_ok(stderr, g.runner, t, &v);
 	return 0;
 }

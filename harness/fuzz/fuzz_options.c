@@ -113,6 +113,21 @@ static int parse_verbose(struct mbd_fuzz_opts *o, const char *val, FILE *err)
 	return 0;
 }
 
+/* 16 hex digits: the hash of a signature key (mbd_fuzz_key_hash). */
+static int parse_want(struct mbd_fuzz_opts *o, const char *val, FILE *err)
+{
+	char *end;
+
+	if (strlen(val) != 16 || strspn(val, "0123456789abcdef") != 16) {
+		fprintf(err, "mbdiff: --want=%s: expected 16 lower-case hex "
+			"digits (the name of a --keep-traces file)\n", val);
+		return -1;
+	}
+	o->want = strtoull(val, &end, 16);
+	o->want_set = true;
+	return 0;
+}
+
 /* name matches "--NAME" or "--NAME=..."; *val gets the value or NULL. */
 static bool opt_is(const char *arg, const char *name, const char **val)
 {
@@ -192,6 +207,25 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 		o->keep_going = val;
 	} else if (opt_is(arg, "verbose", &val)) {
 		rc = parse_verbose(o, val, err);
+	} else if (opt_is(arg, "no-expect", &val)) {
+		rc = no_value("no-expect", val, err);
+		o->runner.expects = false;
+	} else if (opt_is(arg, "keep-traces", &val)) {
+		rc = need_value("keep-traces", val, "DIR", err);
+		if (!rc && !*val)
+			rc = need_value("keep-traces", NULL, "DIR", err);
+		o->keep_dir = val;
+	} else if (opt_is(arg, "config", &val)) {
+		rc = need_value("config", val, "boot", err);
+		if (!rc && strcmp(val, "boot") != 0) {
+			fprintf(err, "mbdiff: --config=%s: expected boot\n", val);
+			rc = -1;
+		}
+		o->boot = !rc;
+	} else if (opt_is(arg, "want", &val)) {
+		rc = need_value("want", val, "HASH", err);
+		if (!rc)
+			rc = parse_want(o, val, err);
 	} else if (opt_is(arg, "help", &val)) {
 		rc = no_value("help", val, err);
 		o->help = true;
@@ -256,6 +290,12 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"  --keep-going=DIR       nor are the others: each distinct one is\n"
 		"                         reported once and its input saved in DIR\n"
 		"  --verbose[=N]          kernel pr_*() output and clean-run lines\n"
+		"  --no-expect            ignore the traces' expect checkpoints\n"
+		"  --keep-traces=DIR      write each new signature's trace to\n"
+		"                         DIR/HASH.mbt (+ .sig) and go on searching\n"
+		"  --config=boot          kernel boot arrays: 128 slots, resize\n"
+		"                         allowed, filled first by realistic calls\n"
+		"  --want=HASH            with --keep-traces: stop at this key only\n"
 		"  --help                 this text\n"
 		"The AFL++ target also reads options from $" MBD_FUZZ_ARGS_ENV ".\n",
 		prog);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mbd_bin.h"
@@ -35,6 +36,14 @@ struct mbd_fuzz_opts {
 	/* --keep-going=DIR: an unexplained divergence is no crash either; its
 	 * input goes to DIR once per distinct signature */
 	const char *keep_going;
+	/* --keep-traces=DIR: every new signature key's trace is written to
+	 * DIR and the search goes on (fuzz_keep.c, `mbdiff check`) */
+	const char *keep_dir;
+	/* --config=boot: the kernel's boot arrays (fuzz_keep.c) */
+	bool boot;
+	/* --want=HASH: only this signature key counts (mbd_fuzz_key_hash) */
+	bool want_set;
+	uint64_t want;
 };
 
 void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o);

@@ -49,6 +49,11 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 			       const struct mbd_result *res,
 			       struct mbd_oracle_finding *f);
 
+/* Feed the model's whole state to feed (mbdiff explore hashes it). */
+typedef void (*mbd_oracle_feed)(void *ctx, const void *p, size_t n);
+void mbd_oracle_digest(const struct mbd_oracle *o, mbd_oracle_feed feed,
+		       void *ctx);
+
 /* Print the model's intervals of one type (for reports). */
 void mbd_oracle_dump(const struct mbd_oracle *o, enum mbd_type_sel type,
 		     FILE *out);

@@ -21,16 +21,7 @@
 #include "mbd_emit_test.h"
 #include "mbd_runner.h"
 
-struct emit_run {
-	struct mbd_trace shifted;
-	struct mbd_result *res; /* one per op run */
-	size_t n_run;           /* ops before the first panic */
-	bool panicked;
-	char panic_msg[160];
-	struct mbd_state end;
-	uint64_t align;         /* A */
-	uint64_t span;          /* highest end of added memory, unshifted */
-};
+#include "emit_int.h"
 
 static void why_set(char *why, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -168,7 +159,7 @@ static int prepare(const struct mbd_trace *t, const struct mbd_emit_opts *o,
 	if (r->span && r->span + r->align - 1 > MBD_EMIT_MEM_SIZE) {
 		why_set(why, n, "the memory it adds spans 0x%" PRIx64 " bytes (aligned "
 			"to 0x%" PRIx64 "): more than the suite's %llu KiB of dummy "
-			"memory (MEM_SIZE) can hold", r->span, r->align,
+			"memory (PHYS_MEM_SIZE) can hold", r->span, r->align,
 			(unsigned long long)(MBD_EMIT_MEM_SIZE >> 10));
 		return -1;
 	}
@@ -382,48 +373,6 @@ static void put_comment_lines(FILE *f, const char *text)
 	}
 }
 
-/* Whether the shifted trace still diverges on o->patched: one line. */
-static int patched_line(const struct mbd_emit_opts *o, const struct emit_run *r,
-			char *buf, size_t n)
-{
-	const struct mbd_variant *vs[2] = { o->reference, o->patched };
-	struct mbd_runner_opts ro;
-	struct mbd_runner *run;
-	struct mbd_verdict v;
-	struct mbd_trace part = r->shifted;
-	int rc;
-
-	mbd_runner_opts_default(&ro);
-	/* warnings are not checked by the test */
-	ro.min_class = MBD_CLASS_CAPACITY;
-	run = mbd_runner_new(vs, 2, &ro);
-	if (!run)
-		return -1;
-	/* only the ops the test replays (the rest follow a mainline panic) */
-	part.n_ops = r->n_run;
-	memset(&v, 0, sizeof(v));
-	rc = mbd_runner_run(run, &part, &v);
-	mbd_runner_free(run);
-	if (rc < 0)
-		return -1;
-	if (v.baseline_fault)
-		rc = 1;
-	if (rc > 0 && v.baseline_fault)
-		snprintf(buf, n, "Mainline itself fails mbdiff's oracle at call %zu "
-			 "(%s/%s); this test pins that behaviour.", v.op_index + 1,
-			 mbd_where_name(v.where), mbd_class_name(v.cls));
-	else if (rc > 0)
-		snprintf(buf, n, "On %s this test fails at call %zu (%s/%s).",
-			 o->patched->name, v.op_index + 1, mbd_where_name(v.where),
-			 mbd_class_name(v.cls));
-	else
-		snprintf(buf, n, "WARNING: on %s the shifted calls give the same "
-			 "results, so this test passes there too (the original "
-			 "divergence depends on the absolute addresses).",
-			 o->patched->name);
-	return 0;
-}
-
 /* Whether the replayed calls need addr (allocations) or ret (the rest). */
 static bool uses(const struct emit_run *r, bool alloc)
 {
@@ -439,9 +388,27 @@ static bool uses(const struct emit_run *r, bool alloc)
 	return false;
 }
 
+/*
+ * Whether a replayed call names a node: without CONFIG_NUMA the suite
+ * stores no node ids, so regions of different nodes merge and the
+ * expected arrays (computed with NUMA) do not hold.
+ */
+static bool needs_numa(const struct emit_run *r)
+{
+	for (size_t i = 0; i < r->n_run; i++) {
+		const struct mbd_op *op = &r->shifted.ops[i];
+
+		if (op->kind == MBD_OP_ADD_NODE || op->kind == MBD_OP_SET_NODE ||
+		    (op->kind == MBD_OP_ALLOC_TRY_NID && op->nid != MBD_NUMA_NO_NODE))
+			return true;
+	}
+	return false;
+}
+
 static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *o,
 		const struct emit_run *r, const char *pline)
 {
+	bool numa = needs_numa(r);
 	const struct mbd_config *c = &t->cfg;
 	const struct mbd_state *s = &r->end;
 
@@ -460,9 +427,14 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 	      " * page-aligned address inside the dummy memory. The suite's __va() is\n"
 	      " * the identity, and memblock_double_array() writes the new region\n"
 	      " * array at the address it picks, so the memory the calls add must be\n"
-	      " * real memory: the dummy block (MEM_SIZE) must hold the whole range.\n", f);
-	if (pline)
-		fprintf(f, " *\n * %s\n", pline);
+	      " * real memory: the dummy block (PHYS_MEM_SIZE) must hold the range.\n", f);
+	if (pline) {
+		fputs(" *\n", f);
+		put_comment_lines(f, pline);
+	}
+	if (numa)
+		fputs(" *\n * The calls name node ids: the test runs only in a NUMA=1 build\n"
+		      " * (without CONFIG_NUMA no node id is stored and it says so).\n", f);
 	if (!c->resize)
 		fputs(" *\n * The trace starts with resizing NOT allowed; the suite has no way\n"
 		      " * to undo memblock_allow_resize(), so run this before any test that\n"
@@ -473,6 +445,8 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 			" * the earlier calls leave.\n", r->n_run + 1, r->panic_msg);
 	fputs(" */\n#include \"common.h\"\n\n", f);
 
+	if (numa)
+		fputs("#ifdef CONFIG_NUMA\n", f);
 	fprintf(f, "static int %s_check(void)\n{\n", o->name);
 	fputs("\tstruct memblock_region *memory_regions = memblock.memory.regions;\n"
 	      "\tstruct memblock_region *reserved_regions = memblock.reserved.regions;\n"
@@ -488,7 +462,7 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 		r->align);
 	if (r->span)
 		fprintf(f, "\t/* the memory the trace adds lies inside the dummy block */\n"
-			"\tASSERT_LT(b + 0x%" PRIx64 ", dummy_physical_memory_base() + MEM_SIZE);\n",
+			"\tASSERT_LT(b + 0x%" PRIx64 ", dummy_physical_memory_base() + PHYS_MEM_SIZE);\n",
 			r->span - 1);
 	fputs("\n\t/* boot state of the trace */\n", f);
 	if (c->memory_max != MBD_INIT_REGIONS)
@@ -524,14 +498,20 @@ static int emit(FILE *f, const struct mbd_trace *t, const struct mbd_emit_opts *
 	      "\treset_memblock_attributes();\n"
 	      "\tdummy_physical_memory_cleanup();\n\n"
 	      "\ttest_pass_pop();\n\n"
-	      "\treturn 0;\n}\n\n", f);
+	      "\treturn 0;\n}\n", f);
+	fputs(numa ? "#endif\n\n" : "\n", f);
 	fprintf(f, "int %s_checks(void)\n{\n"
 		"\tprefix_reset();\n"
 		"\tprefix_push(\"%s\");\n"
-		"\ttest_print(\"Running %%s tests...\\n\", \"%s\");\n\n"
-		"\t%s_check();\n\n"
-		"\tprefix_pop();\n\n"
-		"\treturn 0;\n}\n", o->name, o->name, o->name, o->name);
+		"\ttest_print(\"Running %%s tests...\\n\", \"%s\");\n\n",
+		o->name, o->name, o->name);
+	if (numa)
+		fprintf(f, "#ifdef CONFIG_NUMA\n\t%s_check();\n#else\n"
+			"\ttest_print(\"%s: not run, its calls need NUMA=1\\n\");\n"
+			"#endif\n", o->name, o->name);
+	else
+		fprintf(f, "\t%s_check();\n", o->name);
+	fputs("\n\tprefix_pop();\n\n\treturn 0;\n}\n", f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -557,7 +537,7 @@ int mbd_emit_test(FILE *out, const struct mbd_trace *t,
 	if (prepare(t, o, &r, why, whylen))
 		goto out;
 	if (o->patched) {
-		if (patched_line(o, &r, pline, sizeof(pline))) {
+		if (mbd_emit_patched_line(o, &r, t, pline, sizeof(pline))) {
 			why_set(why, whylen, "out of memory");
 			goto out;
 		}

@@ -15,6 +15,14 @@
 void mbd_report_print(FILE *out, const struct mbd_runner *r,
 		      const struct mbd_trace *t, const struct mbd_verdict *v);
 
+/*
+ * The same verdict in at most 72 columns: each variant's result and its
+ * arrays after the diverging op, one variant after the other, then the
+ * detail and the signature line (report_narrow.c).
+ */
+void mbd_report_narrow(FILE *out, const struct mbd_runner *r,
+		       const struct mbd_trace *t, const struct mbd_verdict *v);
+
 /* One line for a clean run: "mbdiff: ok reference~zhou-2025 (N ops)". */
 void mbd_report_ok(FILE *out, const struct mbd_runner *r,
 		   const struct mbd_trace *t, const struct mbd_verdict *v);

@@ -85,11 +85,33 @@ int main(void)
 	MBD_CHECK(emit(&t, "slab_up", why, sizeof(why)) == NULL);
 	MBD_CHECK(strstr(why, "slab") != NULL);
 
-	/* more memory than the dummy block holds */
+	/* more memory than the dummy block (16 MiB) holds; 16 MiB less a
+	 * page still fits */
 	mbd_trace_clear(&t);
-	push(&t, MBD_OP_ADD, 0, 0x10000);
+	push(&t, MBD_OP_ADD, 0, 0x1000000);
 	MBD_CHECK(emit(&t, "big", why, sizeof(why)) == NULL);
-	MBD_CHECK(strstr(why, "MEM_SIZE") != NULL);
+	MBD_CHECK(strstr(why, "PHYS_MEM_SIZE") != NULL);
+	mbd_trace_clear(&t);
+	push(&t, MBD_OP_ADD, 0, 0xfff000);
+	{
+		char *text = emit(&t, "fits", why, sizeof(why));
+
+		MBD_CHECK(text != NULL);
+		MBD_CHECK(text && strstr(text, "+ PHYS_MEM_SIZE);") != NULL);
+		/* no node ids: runs in every build */
+		MBD_CHECK(text && strstr(text, "CONFIG_NUMA\n\tfits_check") == NULL);
+		free(text);
+	}
+	/* a call naming a node: only with NUMA=1, and it says so otherwise */
+	mbd_trace_clear(&t);
+	push(&t, MBD_OP_ADD_NODE, 0, 0x1000);
+	{
+		char *text = emit(&t, "node", why, sizeof(why));
+
+		MBD_CHECK(text && strstr(text, "#ifdef CONFIG_NUMA\nstatic int node_check(void)") != NULL);
+		MBD_CHECK(text && strstr(text, "not run, its calls need NUMA=1") != NULL);
+		free(text);
+	}
 
 	/* resize not allowed: the 2nd add panics, the test stops before it */
 	mbd_trace_clear(&t);

@@ -22,7 +22,7 @@ void reset_memblock_regions(void)
 	if (!mbd_kt_ready) {
 		/* maps the arena physical addresses live in */
 		mbd_kc_reset(&mbd_kc, "kernel-test", false, false, false, 0,
-			     MEM_SIZE);
+			     PHYS_MEM_SIZE);
 		mbd_kt_ready = true;
 	}
 	memset(memblock.memory.regions, 0,
@@ -49,7 +49,7 @@ void reset_memblock_attributes(void)
 
 void dummy_physical_memory_init(void)
 {
-	memset(__va(MBD_KT_DUMMY_PA), 0, MEM_SIZE);
+	memset(__va(MBD_KT_DUMMY_PA), 0, PHYS_MEM_SIZE);
 }
 
 void dummy_physical_memory_cleanup(void)

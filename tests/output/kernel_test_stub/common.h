@@ -18,6 +18,8 @@
 #define SZ_32K 0x8000
 #endif
 #define MEM_SIZE SZ_32K
+/* the dummy memory the suite mallocs (tests/common.h of the real suite) */
+#define PHYS_MEM_SIZE 0x1000000
 
 /* A failed check ends the program with a message (the suite asserts). */
 #define MBD_KT_FAIL(_a, _op, _b) do {					\

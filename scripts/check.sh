@@ -1,0 +1,470 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: scripts/check.sh [options] PATCH...
+#        scripts/check.sh [options] --tree DIR REV-RANGE
+#
+# mbdiff check: from a memblock patch to a verdict a maintainer can paste
+# into a reply. PATCH is a git format-patch file, an mbox or b4 series
+# (several patches, applied in order), or a plain diff; several files are
+# applied in the order given. --tree DIR REV-RANGE takes the commits of a
+# developer's own git tree (A..B, or one commit C meaning C^..C); the base
+# is then the tree at A.
+#
+# 1. Base: the newest real kernel the series applies to, exactly (no
+#    fuzz), among Debian's linux-source packages (--base; fetched by
+#    scripts/get-kernel-tree.sh). None: the failing hunks and the .rej
+#    files are shown, exit 2. Only mm/memblock.c and
+#    include/linux/memblock.h are taken from the series.
+# 2. Build: the base tree and base+series as the variants kernel:base and
+#    kernel:patched (plus our reference), in their own build folder
+#    (--build-dir, default build/check), incrementally.
+# 3. Search: corpus/seeds, corpus/regressions and corpus/real replayed,
+#    then libFuzzer for --time seconds, going on past every finding and
+#    keeping each distinct signature of class --min-class or worse; the
+#    oracle checks both variants after every call.
+# 4. Each finding is minimized (mbdiff minimize) and searched again with
+#    the kernel's boot arrays (128 slots, resize allowed, filled by
+#    realistic calls first; fuzz_diff --config=boot) for --reach-time s.
+# 5. The report (scripts/check-report.sh): plain text in 72 columns,
+#    verdict first, to stdout and OUT/report.txt; --json FILE for CI.
+#
+# Options:
+#   --base V[,V...]    candidate linux-source versions, newest first
+#                      (default 7.3,7.2,6.12,6.1,5.10)
+#   --time S           libFuzzer seconds (default 120; 0: corpus only)
+#   --reach-time S     boot-array search per finding (default 60; 0: skip)
+#   --min-class C      smallest class reported (default capacity)
+#   --json FILE        the report as JSON too
+#   -o, --out DIR      where everything goes (default out/check-DATE)
+#   --build-dir DIR    the check build (default build/check)
+#   --deb-cache DIR    .deb cache for get-kernel-tree.sh ($MBDIFF_DEB_CACHE)
+#   --trees DIR        where kernel trees are kept (default build/kernel-trees)
+#   --seed N           libFuzzer -seed (default 1: the same run twice)
+#   --base-only        find the base, print it and stop (exit 0)
+#   --no-kernel-tests  do not check each finding's tools/testing/memblock
+#                      test in the real suite (scripts/kernel-suite.sh)
+#   -h, --help         this text
+# Exit: 0 clean, 1 finding(s), 2 bad input or the series applies to no
+# base, 3 the check itself failed (build error, missing tool).
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+bad() { # bad input: exit 2
+	printf '%s: error: %s\n' "$MBD_PROG" "$*" >&2
+	exit 2
+}
+broken() { # the check itself failed: exit 3
+	printf '%s: error: %s\n' "$MBD_PROG" "$*" >&2
+	exit 3
+}
+
+bases=7.3,7.2,6.12,6.1,5.10
+fuzz_time=120 reach_time=60 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
+bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
+debs=${MBDIFF_DEB_CACHE:-}
+git_tree="" git_range="" base_only=0 ktests=1 base_version=
+inputs=()
+while (($#)); do
+	case $1 in
+	--base | --base=*) mbd_optval "$@"; bases=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--time | --time=*) mbd_optval "$@"; fuzz_time=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--reach-time | --reach-time=*) mbd_optval "$@"; reach_time=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--min-class | --min-class=*) mbd_optval "$@"; min_class=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--json | --json=*) mbd_optval "$@"; json=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	-o | --out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--build-dir | --build-dir=*) mbd_optval "$@"; bdir=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--trees | --trees=*) mbd_optval "$@"; trees=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--seed | --seed=*) mbd_optval "$@"; seed=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--tree)
+		(($# >= 3)) || mbd_usage_error "--tree needs DIR and REV-RANGE"
+		git_tree=$2 git_range=$3
+		shift 2
+		;;
+	--base-only) base_only=1 ;;
+	--no-kernel-tests) ktests=0 ;;
+	-h | --help) mbd_help "$0"; exit 0 ;;
+	-*) mbd_usage_error "unknown option '$1'" ;;
+	*) inputs+=("$1") ;;
+	esac
+	shift
+done
+mbd_check_uint --time "$fuzz_time" 0
+mbd_check_uint --reach-time "$reach_time" 0
+mbd_check_uint --seed "$seed" 0
+mbd_check_class "$min_class"
+if [[ $git_tree ]]; then
+	((${#inputs[@]} == 0)) || mbd_usage_error "--tree takes no PATCH files"
+else
+	((${#inputs[@]})) || mbd_usage_error "no PATCH given (or --tree DIR REV-RANGE)"
+fi
+IFS=, read -r -a base_list <<<"$bases"
+for v in "${base_list[@]}"; do
+	[[ $v =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--base: '$v' is not a version like 6.12"
+done
+for tool in patch git clang cmake jq; do
+	command -v "$tool" >/dev/null || broken "'$tool' not found (bash scripts/setup.sh installs it)"
+done
+
+out=$(mbd_abs "${out:-$MBD_ROOT/out/check-$(mbd_timestamp)}")
+bdir=$(mbd_abs "$bdir")
+mkdir -p "$out"
+rm -rf "$out/series" "$out/memblock" "$out/keep" "$out/findings" "$out/rejects"
+mkdir -p "$out/series" "$out/memblock" "$out/keep"
+t_start=$(mbd_now)
+meta=$out/meta.json
+printf '{}\n' >"$meta"
+setmeta() { # setmeta KEY JSON-VALUE
+	jq --arg k "$1" --argjson v "$2" '.[$k] = $v' "$meta" >"$meta.tmp" && mv "$meta.tmp" "$meta"
+}
+jstr() { jq -Rn --arg s "$1" '$s'; }
+
+# ---- 1. the series, one patch a file, in order ---------------------------
+
+split_one() { # split_one FILE: into $out/series/NNNN.patch
+	local f=$1 n
+	[[ -f $f && -r $f ]] || bad "$f: no such file"
+	grep -q '^@@ ' "$f" || bad "$f: no diff hunk in it (expected a patch: a line starting with '@@ ')"
+	n=$(find "$out/series" -name '*.patch' | wc -l)
+	if head -n 1 "$f" | grep -q '^From '; then
+		local tmp=$out/series/.split
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		git mailsplit -o"$tmp" "$f" >/dev/null || bad "$f: not a readable mbox"
+		local m
+		for m in "$tmp"/*; do
+			grep -q '^@@ ' "$m" || continue # a cover letter
+			n=$((n + 1))
+			mv "$m" "$out/series/$(printf '%04d' "$n").patch"
+		done
+		rm -rf "$tmp"
+	else
+		n=$((n + 1))
+		cp "$f" "$out/series/$(printf '%04d' "$n").patch"
+	fi
+}
+
+base_rev=""
+if [[ $git_tree ]]; then
+	git -C "$git_tree" rev-parse --git-dir >/dev/null 2>&1 || bad "--tree $git_tree: not a git tree"
+	if [[ $git_range == *..* ]]; then
+		base_rev=${git_range%%..*}
+	else
+		base_rev=$git_range^
+		git_range=$git_range^..$git_range
+	fi
+	base_rev=$(git -C "$git_tree" rev-parse --verify -q "$base_rev^{commit}") ||
+		bad "--tree $git_tree: '$git_range' is not a revision range of it"
+	git -C "$git_tree" format-patch --stdout "$git_range" -- mm/memblock.c \
+		include/linux/memblock.h >"$out/series.mbox" ||
+		bad "--tree $git_tree: git format-patch $git_range failed"
+	[[ -s $out/series.mbox ]] || bad "--tree $git_tree: $git_range changes neither mm/memblock.c nor include/linux/memblock.h"
+	split_one "$out/series.mbox"
+else
+	for f in "${inputs[@]}"; do split_one "$f"; done
+fi
+
+# Only the two files mbdiff compiles; others are named in the report.
+declare -a series=() ignored=() subjects=()
+for p in "$out"/series/*.patch; do
+	mp=$out/memblock/$(basename "$p")
+	awk -v ign="$mp.ignored" '
+		function path(s) { sub(/^[ab]\//, "", s); sub(/[ \t].*$/, "", s); return s }
+		/^diff --git / { keep = (path($4) == "mm/memblock.c" || path($4) == "include/linux/memblock.h")
+			if (!keep) print path($4) >> ign; sect = 1 }
+		/^--- / && !sect { p = $2 }
+		/^\+\+\+ / && !sect { keep = (path($2) == "mm/memblock.c" || path($2) == "include/linux/memblock.h")
+			if (!keep) print path($2) >> ign
+			if (keep) print "--- " p }
+		/^-- ?$/ && sect { keep = 0 }
+		keep && !(/^--- / && !sect) { print }
+	' "$p" >"$mp"
+	subj=$(sed -n 's/^Subject:[[:space:]]*//p' "$p" | head -n 1)
+	subjects+=("${subj:-$(basename "$p")}")
+	if [[ -f $mp.ignored ]]; then
+		while IFS= read -r x; do ignored+=("$x"); done <"$mp.ignored"
+	fi
+	if grep -q '^@@ ' "$mp"; then series+=("$mp"); else rm -f "$mp"; fi
+done
+((${#series[@]})) || bad "the series changes neither mm/memblock.c nor include/linux/memblock.h: nothing for mbdiff to check"
+setmeta patches "$(printf '%s\n' "${subjects[@]}" | jq -R . | jq -s .)"
+setmeta ignored_files "$(printf '%s\n' "${ignored[@]+"${ignored[@]}"}" | sort -u | jq -R 'select(length > 0)' | jq -s .)"
+mbd_log "series: ${#series[@]} patch(es) touching memblock"
+
+# ---- 2. the base -----------------------------------------------------------
+
+# applies TREE DEST: copy the two files, apply the series exactly; 0 if all apply
+applies() {
+	local tree=$1 dest=$2 p
+	rm -rf "$dest"
+	mkdir -p "$dest/mm" "$dest/include/linux"
+	cp "$tree/mm/memblock.c" "$dest/mm/"
+	cp "$tree/include/linux/memblock.h" "$dest/include/linux/"
+	for p in "${series[@]}"; do
+		patch -p1 --fuzz=0 --batch --no-backup-if-mismatch -d "$dest" -i "$p" >"$dest.log" 2>&1 ||
+			return 1
+	done
+}
+
+base_tree="" base_name="" tried=()
+if [[ $git_tree ]]; then
+	base_tree=$out/base-tree
+	mkdir -p "$base_tree/mm" "$base_tree/include/linux"
+	for f in mm/memblock.c include/linux/memblock.h; do
+		git -C "$git_tree" show "$base_rev:$f" >"$base_tree/$f" ||
+			bad "--tree $git_tree: $f does not exist at $base_rev"
+	done
+	base_name="$(git -C "$git_tree" describe --always "$base_rev" 2>/dev/null || echo "$base_rev") of $git_tree"
+	applies "$base_tree" "$out/patched-check" || {
+		mkdir -p "$out/rejects"
+		bad "the series does not apply to its own base $base_rev: $(cat "$out/patched-check.log")"
+	}
+else
+	gkt=(bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --dest "$trees")
+	[[ $debs ]] && gkt+=(--deb-cache "$debs")
+	for v in "${base_list[@]}"; do
+		if ! tree=$("${gkt[@]}" --version "$v" 2>"$out/get-$v.log" | tail -n 1) || [[ ! -d $tree ]]; then
+			mbd_warn "linux-source-$v cannot be had (skipped): $(tail -n 1 "$out/get-$v.log")"
+			continue
+		fi
+		tried+=("$v")
+		if applies "$tree" "$out/patched-check"; then
+			base_tree=$tree base_version=$v
+			base_name="Linux $(sed -n 's/.*(\([0-9][0-9.]*\)).*/\1/p' "$tree/SOURCE" | head -n 1) (Debian linux-source-$v)"
+			break
+		fi
+		mkdir -p "$out/rejects/$v"
+		cp "$out/patched-check.log" "$out/rejects/$v/patch.log"
+		find "$out/patched-check" -name '*.rej' -exec cp {} "$out/rejects/$v/" \;
+	done
+	if [[ ! $base_tree ]]; then
+		((${#tried[@]})) || broken "no linux-source package could be had (see $out/get-*.log)"
+		first=${tried[0]}
+		{
+			printf 'mbdiff check: PATCH DOES NOT APPLY\n\n'
+			printf 'The series applies exactly (no fuzz) to none of: %s.\n' "${tried[*]}"
+			printf 'Against %s:\n' "$first"
+			sed 's/^/  /' "$out/rejects/$first/patch.log"
+			for r in "$out/rejects/$first"/*.rej; do
+				[[ -f $r ]] || continue
+				printf '\nfailing hunks: %s\n' "${r#"$out"/}"
+				head -n 40 "$r"
+			done
+			printf '\nfiles:\n  %s\n' "$out"
+		} | tee "$out/report.txt"
+		if [[ $json ]]; then
+			jq -n --arg v "does-not-apply" --argjson tried "$(printf '%s\n' "${tried[@]}" | jq -R . | jq -s .)" \
+				--arg rej "$out/rejects" '{verdict: $v, exit: 2, tried: $tried, rejects: $rej}' >"$json"
+		fi
+		exit 2
+	fi
+fi
+setmeta base "$(jstr "$base_name")"
+setmeta base_tree "$(jstr "$base_tree")"
+mbd_log "base: $base_name"
+t_base=$(mbd_now)
+if ((base_only)); then
+	printf 'base: %s\n' "$base_name"
+	exit 0
+fi
+
+# ---- 3. build the two variants ---------------------------------------------
+
+mkdir -p "$bdir/series"
+# stable paths, rewritten only on change: an unchanged series rebuilds nothing
+rm -f "$bdir"/series/*.stale
+for f in "$bdir"/series/*.patch; do [[ -f $f ]] && mv "$f" "$f.stale"; done
+plist=""
+for p in "${series[@]}"; do
+	dst=$bdir/series/$(basename "$p")
+	if cmp -s "$p" "$dst.stale"; then mv "$dst.stale" "$dst"; else cp "$p" "$dst"; fi
+	plist+=":$dst"
+done
+rm -f "$bdir"/series/*.stale
+kv="# written by scripts/check.sh
+base=$base_tree
+patched=$base_tree$plist"
+if [[ ! -f $bdir/kernel-variants.txt ]] || [[ $(cat "$bdir/kernel-variants.txt") != "$kv" ]]; then
+	printf '%s\n' "$kv" >"$bdir/kernel-variants.txt"
+fi
+if [[ ! -f $bdir/CMakeCache.txt ]]; then
+	nice -n 10 cmake -S "$MBD_ROOT" -B "$bdir" -DCMAKE_C_COMPILER=clang \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DMBDIFF_FUZZ=ON -DMBDIFF_TESTS=OFF \
+		"-DMBDIFF_SANITIZERS=address;undefined" -DMBDIFF_KERNEL_VARIANTS_ONLY=ON \
+		>"$out/build.log" 2>&1 || broken "configuring $bdir failed: $out/build.log"
+fi
+if ! nice -n 10 cmake --build "$bdir" -j2 --target mbdiff fuzz_diff >>"$out/build.log" 2>&1; then
+	grep -E 'error|does not apply|kernel:' "$out/build.log" | tail -n 20 >&2
+	broken "building kernel:base and kernel:patched failed: $out/build.log"
+fi
+t_built=$(mbd_now)
+mbd_log "built in $(mbd_elapsed "$t_base") s"
+mbdiff=$bdir/mbdiff
+fuzz=$bdir/fuzz_diff
+pair=kernel:base,kernel:patched
+topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-traces=$out/keep")
+
+# ---- 4. search ---------------------------------------------------------------
+
+corpus=()
+for d in seeds regressions real; do
+	[[ -d $MBD_ROOT/corpus/$d ]] && corpus+=("$MBD_ROOT/corpus/$d")
+done
+mkdir -p "$out/corpus"
+# libFuzzer reads each directory one level deep: every corpus file is given
+mapfile -t cfiles < <(find "${corpus[@]}" -type f -name '*.mbt' | sort)
+mkdir -p "$out/corpus-in"
+for f in "${cfiles[@]}"; do
+	ln -sf "$f" "$out/corpus-in/$(echo "$f" | sed "s|$MBD_ROOT/corpus/||; s|/|_|g")"
+done
+"$fuzz" "${topts[@]}" -runs=0 "$out/corpus-in" >"$out/replay.log" 2>&1 || true
+t_replayed=$(mbd_now)
+corpus_findings=$(find "$out/keep" -name '*.sig' | wc -l)
+mbd_log "corpus: ${#cfiles[@]} inputs replayed, $corpus_findings signature(s)"
+for s in "$out"/keep/*.sig; do [[ -f $s ]] && touch "${s%.sig}.corpus"; done
+
+execs=0 restarts=0
+if ((fuzz_time > 0)); then
+	deadline=$(($(date +%s) + fuzz_time))
+	t_fuzz=$(mbd_now)
+	# a sanitizer crash ends a libFuzzer process: go on until the time is up
+	while (($(date +%s) < deadline)); do
+		left=$((deadline - $(date +%s)))
+		((left > 0)) || break
+		log=$out/fuzz-$restarts.log
+		nice -n 10 "$fuzz" "${topts[@]}" -max_total_time="$left" -seed="$((seed + restarts))" \
+			-print_final_stats=1 -artifact_prefix="$out/keep/" -max_len=4096 \
+			"$out/corpus" "$out/corpus-in" >"$log" 2>&1 || true
+		execs=$((execs + $(mbd_lf_execs "$log")))
+		restarts=$((restarts + 1))
+		grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\|libFuzzer\)' "$log" || break
+	done
+fi
+for f in "$out"/keep/crash-*; do
+	[[ -f $f && $f != *.variants ]] && printf '%s\n' "$pair" >"$f.variants"
+done
+t_done=$(mbd_now)
+setmeta search "$(jq -n --argjson corpus "${#cfiles[@]}" --argjson execs "$execs" \
+	--argjson time "$fuzz_time" --argjson restarts "$restarts" --arg mc "$min_class" \
+	'{corpus_inputs: $corpus, fuzz_execs: $execs, fuzz_time: $time, engine_runs: $restarts, min_class: $mc}')"
+setmeta timings "$(jq -n --arg b "$(mbd_elapsed "$t_start" "$t_base")" \
+	--arg c "$(mbd_elapsed "$t_base" "$t_built")" --arg r "$(mbd_elapsed "$t_built" "$t_replayed")" \
+	--arg f "$(mbd_elapsed "$t_base" "$t_replayed")" --arg s "$(mbd_elapsed "$t_replayed" "$t_done")" \
+	'{find_base_s: ($b|tonumber), build_s: ($c|tonumber), corpus_replay_s: ($r|tonumber),
+	  base_to_first_fuzz_exec_s: ($f|tonumber), fuzz_s: ($s|tonumber)}')"
+
+# ---- 5. each finding: minimize, reachability, third opinion -------------------
+
+mkdir -p "$out/findings"
+for sig in "$out"/keep/*.sig; do
+	[[ -f $sig ]] || continue
+	h=$(basename "$sig" .sig)
+	fd=$out/findings/$h
+	mkdir -p "$fd"
+	cp "$sig" "$fd/signature"
+	[[ -f $out/keep/$h.corpus ]] && echo corpus >"$fd/found-by" || echo libfuzzer >"$fd/found-by"
+	nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
+		"$out/keep/$h.mbt" -o "$fd/repro.mbt" >"$fd/minimize.log" 2>&1 || true
+	[[ -f $fd/repro.mbt ]] || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
+	"$mbdiff" replay --narrow --no-expect --variants "$pair" --min-class "$min_class" \
+		"$fd/repro.mbt" >"$fd/narrow.txt" 2>&1 || true
+	# third opinion: does our reference agree with the base here? (the
+	# version differences between them are data: known/*.known)
+	kargs_ref=()
+	kd=$MBD_ROOT/tests/algorithms/kernel-trees/known
+	for kf in "$kd/$base_version~reference.known" "$kd/$base_version.known"; do
+		[[ $base_version && -f $kf ]] && grep -q '^baseline: reference$' "$kf" || continue
+		kargs_ref=(--known "$kf")
+		break
+	done
+	if "$mbdiff" replay --quiet --no-expect --variants "reference,kernel:base" "${kargs_ref[@]}" \
+		--min-class "$min_class" "$fd/repro.mbt" >"$fd/reference.txt" 2>&1; then
+		echo agrees >"$fd/reference"
+	else
+		echo differs >"$fd/reference"
+	fi
+	if ((reach_time > 0)); then
+		rk=$fd/reach
+		mkdir -p "$rk/keep" "$rk/corpus"
+		t0=$(mbd_now)
+		nice -n 10 "$fuzz" "--variants=$pair" "--min-class=$min_class" --no-expect --config=boot \
+			"--keep-traces=$rk/keep" "--want=$h" -max_total_time="$reach_time" \
+			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" \
+			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
+		el=$(mbd_elapsed "$t0")
+		if [[ -f $rk/keep/$h.mbt ]]; then
+			nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
+				"$rk/keep/$h.mbt" -o "$rk/repro.mbt" >"$rk/minimize.log" 2>&1 || true
+			[[ -f $rk/repro.mbt ]] || cp "$rk/keep/$h.mbt" "$rk/repro.mbt"
+			n=$(grep -c '^memblock_\|^slab_available' "$rk/repro.mbt" || true)
+			# the minimizer stops at --max-runs: then it is an upper bound
+			if grep -q '(4000 runs)' "$rk/repro.mbt"; then n="at most $n"; fi
+			printf 'yes (%s calls, 128-slot arrays: %s)\n' "$n" \
+				"$(basename "$fd")/reach/repro.mbt" >"$fd/reachable"
+		else
+			printf 'not found in %s s\n' "${el%.*}" >"$fd/reachable"
+		fi
+	else
+		echo "not searched" >"$fd/reachable"
+	fi
+done
+
+# ---- 6. kernel tests in the real suite ----------------------------------------------
+
+# each finding as a tools/testing/memblock test, run in the REAL suite of
+# the base's package: it must pass on base and fail with the series
+ktest_list=()
+for fd in "$out"/findings/*/; do
+	fd=${fd%/}
+	[[ -f $fd/repro.mbt ]] || continue
+	if ((ktests == 0)); then
+		echo "not checked (--no-kernel-tests)" >"$fd/kernel-test"
+	elif [[ ! $base_version ]]; then
+		echo "not checked (the real suite is taken from a Debian package; --tree has none)" >"$fd/kernel-test"
+	elif "$mbdiff" emit-test "$fd/repro.mbt" --reference kernel:base --patched kernel:patched \
+		-o "$fd/kernel-test.c" >"$fd/emit.log" 2>&1; then
+		ktest_list+=("$fd/kernel-test.c")
+	else
+		printf 'none: %s\n' "$(sed 's/^mbdiff: //' "$fd/emit.log" | tail -n 1)" >"$fd/kernel-test"
+	fi
+done
+if ((${#ktest_list[@]})); then
+	mbd_log "kernel tests: ${#ktest_list[@]} in the real tools/testing/memblock of linux-source-$base_version"
+	kargs=()
+	for p in "${series[@]}"; do kargs+=(--patch "$p"); done
+	krc=0
+	MBDIFF_DEB_CACHE=$debs bash "$MBD_ROOT/scripts/kernel-suite.sh" --version "$base_version" \
+		--work "$(dirname "$bdir")/kernel-suite" "${kargs[@]}" "${ktest_list[@]}" \
+		>"$out/kernel-suite.txt" 2>"$out/kernel-suite.log" || krc=$?
+	# kernel-suite.sh prints one line per test (all named kernel-test,
+	# in the order given) and per NUMA build: test i is line i of each
+	i=0
+	for t in "${ktest_list[@]}"; do
+		fd=$(dirname "$t")
+		if ((krc == 77)); then
+			echo "not checked: the real suite cannot be had here" >"$fd/kernel-test"
+			i=$((i + 1))
+			continue
+		fi
+		res=$(awk -v k="$i" -v n="${#ktest_list[@]}" '$1 == "kernel-test" { if (c % n == k) { $1 = ""; sub(/^ /, ""); printf "%s%s", sep, $0; sep = "; " } c++ }' \
+			"$out/kernel-suite.txt")
+		if [[ $res ]]; then
+			printf '%s (linux-source-%s, %s)\n' "$res" "$base_version" "$(basename "$fd")/kernel-test.c" >"$fd/kernel-test"
+		else
+			printf 'the suite did not run it: %s\n' "$(tail -n 1 "$out/kernel-suite.log")" >"$fd/kernel-test"
+		fi
+		i=$((i + 1))
+	done
+fi
+
+# ---- 7. the report -------------------------------------------------------------
+
+setmeta date "$(jstr "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
+args=(--out "$out")
+[[ $json ]] && args+=(--json "$json")
+rc=0
+bash "$MBD_ROOT/scripts/check-report.sh" "${args[@]}" || rc=$?
+exit "$rc"

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: test_check_real.sh SOURCE_DIR MBDIFF [WORKDIR]
+#
+# scripts/check.sh end to end on a real kernel tree (Debian's
+# linux-source-$MBDIFF_CHECK_VERSION, default 6.12, as fetched by
+# scripts/get-kernel-tree.sh). Exit 77 (skipped) when it is not there. The
+# patches are made from the tree's own lines here, nothing is kept:
+#  - a comment above memblock_add_range(): CLEAN, exit 0, --json "clean";
+#  - the shortcut "cnt * 2 + 1 <= max" weakened to "cnt + 1 <= max" (the
+#    walk inserts without room): FINDING(S), exit 1, each finding with a
+#    class, a reproducer that replays to its signature, a reachability
+#    line, and --json listing the same findings;
+#  - every report line is at most 72 columns.
+set -uo pipefail
+src=${1:?usage: test_check_real.sh SOURCE_DIR MBDIFF [WORKDIR]}
+. "$src/tests/lib/check_lib.sh"
+check_init check-real "${2:?}" "${3:-}"
+v=${MBDIFF_CHECK_VERSION:-6.12}
+
+# nothing is fetched here: scripts/test.sh (or get-kernel-tree.sh) does it
+if ! tree=$(bash "$src/scripts/get-kernel-tree.sh" --print --version "$v" 2>"$work/get.log" | tail -n 1) ||
+	[[ ! -f $tree/mm/memblock.c ]]; then
+	echo "check-real: no linux-$v tree (bash scripts/get-kernel-tree.sh --version $v): skipped"
+	exit 77
+fi
+
+mkpatch() { # mkpatch SED-SCRIPT SUBJECT > patch
+	mkdir -p "$work/a/mm" "$work/b/mm"
+	cp "$tree/mm/memblock.c" "$work/a/mm/"
+	sed "$1" "$tree/mm/memblock.c" >"$work/b/mm/memblock.c"
+	printf 'Subject: [PATCH] %s\n---\n' "$2"
+	(cd "$work" && diff -u a/mm/memblock.c b/mm/memblock.c | sed '1,2s/\t.*//')
+}
+mkpatch '/^static int __init_memblock memblock_add_range(/i /* a comment only */' \
+	"memblock: a comment" >"$work/harmless.patch"
+mkpatch 's/type->cnt \* 2 + 1 <= type->max/type->cnt + 1 <= type->max/' \
+	"memblock: insert at once with one free slot" >"$work/broken.patch"
+grep -q '^+.*type->cnt + 1 <= type->max' "$work/broken.patch" && ok ||
+	bad "linux-$v has no 'type->cnt * 2 + 1 <= type->max' line to change"
+
+run() { # run NAME PATCH
+	bash "$src/scripts/check.sh" --base "$v" --time 5 --reach-time 5 \
+		--build-dir "$work/build" -o "$work/$1" --json "$work/$1.json" "$2" >"$work/$1.log" 2>&1
+}
+columns() {
+	awk 'length($0) > 72 && $0 !~ "^  /" { print FILENAME ": " $0; bad = 1 } END { exit bad }' "$1" && ok ||
+		bad "$1 has lines over 72 columns"
+}
+
+run harmless "$work/harmless.patch"
+rc=$?
+[[ $rc == 0 ]] && ok || bad "comment-only patch: exit $rc, expected 0: $(head -n 5 "$work/harmless.log")"
+head -n 1 "$work/harmless/report.txt" | grep -q '^mbdiff check: CLEAN' && ok || bad "no CLEAN verdict first"
+grep -q "^base:  Linux $v" "$work/harmless/report.txt" && ok || bad "the base is not said"
+[[ $(jq -r .verdict "$work/harmless.json") == clean ]] && ok || bad "--json verdict is not clean"
+(($(jq -r .search.fuzz_execs "$work/harmless.json") > 0)) && ok || bad "no fuzz execs counted"
+columns "$work/harmless/report.txt"
+
+run broken "$work/broken.patch"
+rc=$?
+[[ $rc == 1 ]] && ok || bad "broken patch: exit $rc, expected 1: $(tail -n 5 "$work/broken.log")"
+head -n 1 "$work/broken/report.txt" | grep -q '^mbdiff check: [0-9]* FINDING' && ok || bad "no FINDING verdict first"
+n=$(jq '.findings | length' "$work/broken.json")
+((n >= 1)) && ok || bad "--json lists no findings"
+[[ $(grep -c '^finding [0-9]* of' "$work/broken/report.txt") == "$n" ]] && ok ||
+	bad "report and --json disagree on the number of findings"
+columns "$work/broken/report.txt"
+for i in $(seq 0 $((n - 1))); do
+	f=$(jq -r ".findings[$i].reproducer_file" "$work/broken.json")
+	sig=$(jq -r ".findings[$i].signature" "$work/broken.json")
+	key=$(sed -E 's/ at op [0-9]+//' <<<"$sig")
+	got=$("$work/build/mbdiff" replay --no-expect --variants kernel:base,kernel:patched "$f" 2>&1 |
+		grep -E '^mbdiff: (divergence|oracle) ' | sed -E 's/ at op [0-9]+//')
+	[[ $got == "$key" ]] && ok || bad "finding $i: $f replays to '$got', not '$key'"
+	jq -e ".findings[$i].reachable_with_kernel_arrays | test(\"^(yes|not found)\")" "$work/broken.json" >/dev/null &&
+		ok || bad "finding $i: no reachability verdict"
+done
+check_done
