@@ -106,39 +106,6 @@ static bool dump_line(struct ictx *x, struct dump *d, const struct line *l)
 	return true;
 }
 
-/* The regions of the dump's arrays in mask (bit t = type t) as calls into b. */
-void mbd_imp_emit_state(struct ictx *x, struct obuf *b, const struct dump *d, unsigned mask)
-{
-	for (size_t i = 0; i < d->n; i++) {
-		const struct mbd_expect *e = &d->reg[i];
-		struct mbd_op op;
-
-		if (!e->size || !(mask & (1u << e->type)))
-			continue;
-		memset(&op, 0, sizeof(op));
-		op.base = e->base;
-		op.size = e->size;
-		if (e->type == MBD_TYPE_MEMORY && (e->flags || (e->have & MBD_EXPECT_HAS_NID))) {
-			op.kind = MBD_OP_ADD_NODE;
-			op.nid = (e->have & MBD_EXPECT_HAS_NID) ? e->nid : MBD_MAX_NUMNODES;
-			op.flags = e->flags & 0x1f;
-		} else {
-			op.kind = e->type == MBD_TYPE_MEMORY ? MBD_OP_ADD : MBD_OP_RESERVE;
-		}
-		mbd_imp_emit_op_to(x, b, &op, e->line);
-		if (e->type == MBD_TYPE_RESERVED && (e->flags & MBD_FLAG_RSRV_NOINIT)) {
-			op.kind = MBD_OP_MARK_NOINIT;
-			mbd_imp_emit_op_to(x, b, &op, e->line);
-		}
-		if (e->type == MBD_TYPE_RESERVED && (e->have & MBD_EXPECT_HAS_NID)) {
-			op.kind = MBD_OP_SET_NODE;
-			op.type = MBD_TYPE_RESERVED;
-			op.nid = e->nid;
-			mbd_imp_emit_op_to(x, b, &op, e->line);
-		}
-	}
-}
-
 size_t mbd_imp_live_regions(const struct dump *d, int t, uint64_t *sum)
 {
 	size_t live = 0;

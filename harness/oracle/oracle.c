@@ -109,27 +109,7 @@ void mbd_oracle_reset(struct mbd_oracle *o, const struct mbd_config *cfg)
 
 /* ---------------------------------------------------------------- findings */
 
-void mbd_orc_note(struct mbd_oracle_finding *f, enum mbd_class cls,
-		 enum mbd_where where, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cls <= f->cls)
-		return;
-	f->cls = cls;
-	f->where = where;
-	va_start(ap, fmt);
-	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
-	va_end(ap);
-}
-
 /* ------------------------------------------------------------ model edits */
-
-/* base + memblock_cap_size(base, &size) */
-uint64_t mbd_orc_cap_end(uint64_t base, uint64_t size)
-{
-	return size < UINT64_MAX - base ? base + size : UINT64_MAX;
-}
 
 static void model_add(struct mbd_oracle *o, int ty, uint64_t s, uint64_t e,
 		      uint32_t flags, int32_t nid)
@@ -203,17 +183,6 @@ static void model_trim(struct mbd_oracle *o, uint64_t align)
 	tmp = *m;
 	*m = *sc;
 	*sc = tmp;
-}
-
-/* PAGE_ALIGN(max * sizeof(struct memblock_region)), saturating */
-uint64_t mbd_orc_array_bytes(uint64_t max)
-{
-	uint64_t b;
-
-	if (max > (UINT64_MAX - MBD_PAGE_SIZE) / MBD_REGION_BYTES)
-		return UINT64_MAX & ~(MBD_PAGE_SIZE - 1);
-	b = max * MBD_REGION_BYTES;
-	return (b + MBD_PAGE_SIZE - 1) & ~(MBD_PAGE_SIZE - 1);
 }
 
 /* memblock_double_array() as seen from outside: the old array (unless
