@@ -97,7 +97,7 @@ check_artifacts() { # check_artifacts NAME ART OUTPUT_FILE RC
 		check "$name: $(basename "$f") has a replay command naming it" \
 			grep -qE "^  replay: +.*mbdiff replay .*$(basename "$f")\$" <<<"$found"
 		check "$name: $(basename "$f") in crashes.txt" grep -qF -- "/crashes/$(basename "$f")" "$art/crashes.txt"
-	done < <(find "$art/crashes" -maxdepth 1 -type f ! -name 'README*' ! -name '.*')
+	done < <(find "$art/crashes" -maxdepth 1 -type f ! -name 'README*' ! -name '.*' ! -name '*.variants')
 	check "$name: at least one crash saved before the stop" test "$n" -gt 0
 	check "$name: the FAIL line names the artifact dir" grep -q '^ci-fuzz: FAIL: ' "$outf"
 }
