@@ -111,8 +111,28 @@ text=$out/report.txt
 	fi
 	printf 'compared: mainline (kernel:base) and the patch (kernel:patched),\n'
 	printf '  the oracle checking both after every call\n'
-	printf 'searched: %s corpus traces, then %s libFuzzer execs in %s s\n' \
-		"$(m .search.corpus_inputs)" "$(m .search.fuzz_execs)" "$(m .search.fuzz_time)" | wrap 2
+	if [[ $(m '.explore // empty') ]]; then
+		xf=$(m .explore.counterexamples)
+		if [[ $(m '.explore.error // empty') ]]; then
+			printf 'explored: failed: %s\n' "$(m .explore.error)" | wrap 2
+		elif [[ $(m '.explore.certificate // empty') ]]; then
+			printf 'explored: %s\n' "$(m .explore.certificate)" | wrap 2
+		else
+			printf 'explored: every trace of <= %s calls over alphabet %s:\n' \
+				"$(m .explore.depth_done)" "$(basename "$(m .explore.alphabet)" .alpha)" | wrap 2
+			printf '  %s shortest counterexample(s) in %s s\n' "$xf" "$(m .explore.seconds)"
+		fi
+		if [[ $(m '.explore.stopped // empty') ]]; then
+			printf '  (depth %s not finished: %s)\n' "$(m .explore.depth)" "$(m .explore.stopped)" | wrap 4
+		fi
+	fi
+	if [[ $(m '.search.fuzz_runs // empty') ]]; then
+		printf 'searched: %s corpus traces, then %s libFuzzer execs (--runs %s)\n' \
+			"$(m .search.corpus_inputs)" "$(m .search.fuzz_execs)" "$(m .search.fuzz_runs)" | wrap 2
+	else
+		printf 'searched: %s corpus traces, then %s libFuzzer execs in %s s\n' \
+			"$(m .search.corpus_inputs)" "$(m .search.fuzz_execs)" "$(m .search.fuzz_time)" | wrap 2
+	fi
 	printf '  (mbdiff check, %s, classes %s and worse)\n' "$(m .date)" "$(m .search.min_class)"
 	k=0
 	for d in "${fdirs[@]}"; do
@@ -123,7 +143,7 @@ text=$out/report.txt
 		printf '\nfinding %d of %d: %s in %s, at %s\n' "$k" "$n" "$cls" "$where" "$op" | wrap 2
 		[[ $kind == oracle ]] && printf '  (the oracle: %s breaks the API contract)\n' "$who"
 		printf '  means: %s\n' "$(means "$cls")" | wrap 4
-		printf '  found by: %s\n' "$(sed 's/corpus/corpus replay/' "$d/found-by")"
+		printf '  found by: %s\n' "$(sed 's/^corpus$/corpus replay/' "$d/found-by")" | wrap 4
 		printf '  reachable with kernel-sized arrays: %s\n' "$(cat "$d/reachable")" | wrap 4
 		if [[ $(cat "$d/reference") == agrees ]]; then
 			printf '  our reference model agrees with mainline here (known\n'

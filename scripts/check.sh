@@ -19,13 +19,16 @@
 # 2. Build: the base tree and base+series as the variants kernel:base and
 #    kernel:patched (plus our reference), in their own build folder
 #    (--build-dir, default build/check), incrementally.
-# 3. Search: corpus/seeds, corpus/regressions and corpus/real replayed,
-#    then libFuzzer for --time seconds, going on past every finding and
+# 3. Search: a quick explore (every trace of <= --explore-depth calls over
+#    --alphabet, mbdiff explore -j 2, at most --explore-time s), then
+#    corpus/seeds, corpus/regressions and corpus/real replayed, then
+#    libFuzzer for --time seconds, going on past every finding and
 #    keeping each distinct signature of class --min-class or worse; the
 #    oracle checks both variants after every call.
 # 4. Each finding is minimized (mbdiff minimize) and searched again with
 #    the kernel's boot arrays (128 slots, resize allowed, filled by
-#    realistic calls first; fuzz_diff --config=boot) for --reach-time s.
+#    realistic calls first; fuzz_diff --config=boot) for --reach-runs
+#    libFuzzer runs with a fixed seed (the same answer on a busy machine).
 # 5. The report (scripts/check-report.sh): plain text in 72 columns,
 #    verdict first, to stdout and OUT/report.txt; --json FILE for CI.
 #
@@ -33,7 +36,14 @@
 #   --base V[,V...]    candidate linux-source versions, newest first
 #                      (default 7.3,7.2,6.12,6.1,5.10)
 #   --time S           libFuzzer seconds (default 120; 0: corpus only)
-#   --reach-time S     boot-array search per finding (default 60; 0: skip)
+#   --runs N           libFuzzer executions instead of --time: the same
+#                      search on a busy machine (0: corpus only)
+#   --reach-runs N     boot-array search per finding: N libFuzzer runs
+#                      (default 300; 0: skip). --reach-time is gone.
+#   --explore-depth K  quick explore: calls per trace (default 2; 0: skip)
+#   --explore-time S   quick explore: at most S s (default 20)
+#   --alphabet FILE    quick explore's alphabet
+#                      (default corpus/alphabets/default.alpha)
 #   --min-class C      smallest class reported (default capacity)
 #   --json FILE        the report as JSON too
 #   -o, --out DIR      where everything goes (default out/check-DATE)
@@ -62,16 +72,23 @@ broken() { # the check itself failed: exit 3
 }
 
 bases=7.3,7.2,6.12,6.1,5.10
-fuzz_time=120 reach_time=60 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
+fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=2 xtime=20 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
 bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
+alphabet=$MBD_ROOT/corpus/alphabets/default.alpha
 git_tree="" git_range="" base_only=0 ktests=1 base_version=
 inputs=()
 while (($#)); do
 	case $1 in
 	--base | --base=*) mbd_optval "$@"; bases=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--time | --time=*) mbd_optval "$@"; fuzz_time=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
-	--reach-time | --reach-time=*) mbd_optval "$@"; reach_time=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--runs | --runs=*) mbd_optval "$@"; fuzz_runs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--reach-runs | --reach-runs=*) mbd_optval "$@"; reach_runs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--reach-time | --reach-time=*)
+		mbd_usage_error "--reach-time is gone: use --reach-runs N (N runs of the boot-array search, default 300; a run count gives the same answer on a busy machine)" ;;
+	--explore-depth | --explore-depth=*) mbd_optval "$@"; xdepth=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--explore-time | --explore-time=*) mbd_optval "$@"; xtime=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--alphabet | --alphabet=*) mbd_optval "$@"; alphabet=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--min-class | --min-class=*) mbd_optval "$@"; min_class=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--json | --json=*) mbd_optval "$@"; json=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	-o | --out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
@@ -95,8 +112,14 @@ while (($#)); do
 	shift
 done
 mbd_check_uint --time "$fuzz_time" 0
-mbd_check_uint --reach-time "$reach_time" 0
+mbd_check_uint --reach-runs "$reach_runs" 0
+[[ $fuzz_runs ]] && mbd_check_uint --runs "$fuzz_runs" 0
 mbd_check_uint --seed "$seed" 0
+mbd_check_uint --explore-depth "$xdepth" 0
+mbd_check_uint --explore-time "$xtime" 1
+((xdepth <= 1000)) || mbd_usage_error "--explore-depth must be at most 1000, got '$xdepth'"
+[[ -f $alphabet && -r $alphabet ]] || bad "--alphabet $alphabet: no such file"
+alphabet=$(mbd_abs "$alphabet")
 mbd_check_class "$min_class"
 if [[ $git_tree ]]; then
 	((${#inputs[@]} == 0)) || mbd_usage_error "--tree takes no PATCH files"
@@ -311,6 +334,43 @@ topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-traces=$o
 
 # ---- 4. search ---------------------------------------------------------------
 
+# A quick explore first: every trace of <= xdepth calls over the alphabet.
+# Its shortest counterexamples go through the fuzz target like the corpus
+# below, so they land in keep/ under the same signature keys (one finding
+# per key, whoever found it first); clean, its certificate is reported.
+xjson=null
+if ((xdepth > 0)); then
+	xo=$out/explore
+	rm -rf "$xo"
+	xrc=0
+	nice -n 10 "$mbdiff" explore --quiet --alphabet "$alphabet" --variants "$pair" \
+		--depth "$xdepth" --time "$xtime" -j 2 --min-class "$min_class" --no-expect \
+		-o "$xo" >"$out/explore.log" 2>&1 || xrc=$?
+	mapfile -t xfound < <(find "$xo" -maxdepth 1 -name '[0-9]*.mbt' 2>/dev/null | sort)
+	if ((${#xfound[@]})); then
+		"$fuzz" "${topts[@]}" -runs=0 "${xfound[@]}" >"$out/explore-replay.log" 2>&1 || true
+		for s in "$out"/keep/*.sig; do [[ -f $s ]] && touch "${s%.sig}.explore"; done
+	fi
+	# "explore: V over alphabet A (...): depth D, N traces, S distinct states, R runs, T s"
+	xline=$(grep -m 1 '^explore: .* over alphabet ' "$out/explore.log" || true)
+	xcert=""
+	[[ -f $xo/certificate.txt ]] && xcert=$(sed -n 's/^claim //p' "$xo/certificate.txt")
+	xstop=$(sed -n 's/^explore: stopped before depth [0-9]*: //p' "$out/explore.log" | head -n 1)
+	xerr=""
+	((xrc == 0 || xrc == 1)) || xerr=$(grep -m 1 'mbdiff' "$out/explore.log" || echo "exit $xrc")
+	xjson=$(jq -n --arg alpha "$alphabet" --argjson depth "$xdepth" --argjson time "$xtime" \
+		--argjson done "$(sed -n 's/.*: depth \([0-9]*\), .*/\1/p' <<<"$xline" | grep . || echo 0)" \
+		--arg secs "$(sed -n 's/.* \([0-9.]*\) s$/\1/p' <<<"$xline" | grep . || echo 0)" \
+		--argjson found "${#xfound[@]}" --arg cert "$xcert" --arg stop "$xstop" --arg err "$xerr" \
+		'{alphabet: $alpha, depth: $depth, time_limit: $time, depth_done: $done,
+		  seconds: ($secs | tonumber), counterexamples: $found,
+		  certificate: (if $cert == "" then null else $cert end),
+		  stopped: (if $stop == "" then null else $stop end),
+		  error: (if $err == "" then null else $err end)}')
+	mbd_log "explore: ${#xfound[@]} counterexample(s)${xcert:+; $xcert}"
+fi
+t_explored=$(mbd_now)
+
 corpus=()
 for d in seeds regressions real; do
 	[[ -d $MBD_ROOT/corpus/$d ]] && corpus+=("$MBD_ROOT/corpus/$d")
@@ -325,38 +385,48 @@ done
 "$fuzz" "${topts[@]}" -runs=0 "$out/corpus-in" >"$out/replay.log" 2>&1 || true
 t_replayed=$(mbd_now)
 corpus_findings=$(find "$out/keep" -name '*.sig' | wc -l)
+corpus_findings=$((corpus_findings - $(find "$out/keep" -name '*.explore' | wc -l)))
 mbd_log "corpus: ${#cfiles[@]} inputs replayed, $corpus_findings signature(s)"
-for s in "$out"/keep/*.sig; do [[ -f $s ]] && touch "${s%.sig}.corpus"; done
+for s in "$out"/keep/*.sig; do [[ -f $s && ! -f ${s%.sig}.explore ]] && touch "${s%.sig}.corpus"; done
 
 execs=0 restarts=0
-if ((fuzz_time > 0)); then
-	deadline=$(($(date +%s) + fuzz_time))
-	t_fuzz=$(mbd_now)
-	# a sanitizer crash ends a libFuzzer process: go on until the time is up
-	while (($(date +%s) < deadline)); do
-		left=$((deadline - $(date +%s)))
-		((left > 0)) || break
-		log=$out/fuzz-$restarts.log
-		nice -n 10 "$fuzz" "${topts[@]}" -max_total_time="$left" -seed="$((seed + restarts))" \
-			-print_final_stats=1 -artifact_prefix="$out/keep/" -max_len=4096 \
-			"$out/corpus" "$out/corpus-in" >"$log" 2>&1 || true
-		execs=$((execs + $(mbd_lf_execs "$log")))
-		restarts=$((restarts + 1))
-		grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\|libFuzzer\)' "$log" || break
-	done
-fi
+# bounded by --runs (executions) or --time (seconds); a sanitizer crash
+# ends a libFuzzer process: go on with the rest of the budget
+fuzz_more() {
+	if [[ $fuzz_runs ]]; then
+		((execs < fuzz_runs)) && bound=(-runs="$((fuzz_runs - execs))")
+	else
+		local left=$((deadline - $(date +%s)))
+		((left > 0)) && bound=(-max_total_time="$left")
+	fi
+}
+deadline=$(($(date +%s) + fuzz_time))
+t_fuzz=$(mbd_now)
+while bound=() && fuzz_more && ((${#bound[@]})); do
+	log=$out/fuzz-$restarts.log
+	nice -n 10 "$fuzz" "${topts[@]}" "${bound[@]}" -seed="$((seed + restarts))" \
+		-print_final_stats=1 -artifact_prefix="$out/keep/" -max_len=4096 \
+		"$out/corpus" "$out/corpus-in" >"$log" 2>&1 || true
+	execs=$((execs + $(mbd_lf_execs "$log")))
+	restarts=$((restarts + 1))
+	grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\|libFuzzer\)' "$log" || break
+done
 for f in "$out"/keep/crash-*; do
 	[[ -f $f && $f != *.variants ]] && printf '%s\n' "$pair" >"$f.variants"
 done
 t_done=$(mbd_now)
 setmeta search "$(jq -n --argjson corpus "${#cfiles[@]}" --argjson execs "$execs" \
-	--argjson time "$fuzz_time" --argjson restarts "$restarts" --arg mc "$min_class" \
-	'{corpus_inputs: $corpus, fuzz_execs: $execs, fuzz_time: $time, engine_runs: $restarts, min_class: $mc}')"
+	--argjson time "$fuzz_time" --arg runs "$fuzz_runs" --argjson restarts "$restarts" --arg mc "$min_class" \
+	'{corpus_inputs: $corpus, fuzz_execs: $execs,
+	  fuzz_time: (if $runs == "" then $time else null end),
+	  fuzz_runs: (if $runs == "" then null else ($runs | tonumber) end), engine_runs: $restarts, min_class: $mc}')"
+setmeta explore "$xjson"
 setmeta timings "$(jq -n --arg b "$(mbd_elapsed "$t_start" "$t_base")" \
-	--arg c "$(mbd_elapsed "$t_base" "$t_built")" --arg r "$(mbd_elapsed "$t_built" "$t_replayed")" \
+	--arg x "$(mbd_elapsed "$t_built" "$t_explored")" \
+	--arg c "$(mbd_elapsed "$t_base" "$t_built")" --arg r "$(mbd_elapsed "$t_explored" "$t_replayed")" \
 	--arg f "$(mbd_elapsed "$t_base" "$t_replayed")" --arg s "$(mbd_elapsed "$t_replayed" "$t_done")" \
 	'{find_base_s: ($b|tonumber), build_s: ($c|tonumber), corpus_replay_s: ($r|tonumber),
-	  base_to_first_fuzz_exec_s: ($f|tonumber), fuzz_s: ($s|tonumber)}')"
+	  base_to_first_fuzz_exec_s: ($f|tonumber), fuzz_s: ($s|tonumber), explore_s: ($x|tonumber)}')"
 
 # ---- 5. each finding: minimize, reachability, third opinion -------------------
 
@@ -367,7 +437,13 @@ for sig in "$out"/keep/*.sig; do
 	fd=$out/findings/$h
 	mkdir -p "$fd"
 	cp "$sig" "$fd/signature"
-	[[ -f $out/keep/$h.corpus ]] && echo corpus >"$fd/found-by" || echo libfuzzer >"$fd/found-by"
+	if [[ -f $out/keep/$h.explore ]]; then
+		echo "explore (the shortest: every shorter trace agrees)" >"$fd/found-by"
+	elif [[ -f $out/keep/$h.corpus ]]; then
+		echo corpus >"$fd/found-by"
+	else
+		echo libfuzzer >"$fd/found-by"
+	fi
 	nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
 		"$out/keep/$h.mbt" -o "$fd/repro.mbt" >"$fd/minimize.log" 2>&1 || true
 	[[ -f $fd/repro.mbt ]] || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
@@ -388,15 +464,15 @@ for sig in "$out"/keep/*.sig; do
 	else
 		echo differs >"$fd/reference"
 	fi
-	if ((reach_time > 0)); then
+	if ((reach_runs > 0)); then
 		rk=$fd/reach
-		mkdir -p "$rk/keep" "$rk/corpus"
-		t0=$(mbd_now)
+		mkdir -p "$rk/keep" "$rk/corpus" "$rk/seed"
+		cp "$out/keep/$h.mbt" "$rk/seed/"
+		# runs, not seconds, and a fixed seed: the same answer on a busy machine
 		nice -n 10 "$fuzz" "--variants=$pair" "--min-class=$min_class" --no-expect --config=boot \
-			"--keep-traces=$rk/keep" "--want=$h" -max_total_time="$reach_time" \
-			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" \
+			"--keep-traces=$rk/keep" "--want=$h" -runs="$reach_runs" \
+			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" "$rk/seed" \
 			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
-		el=$(mbd_elapsed "$t0")
 		if [[ -f $rk/keep/$h.mbt ]]; then
 			nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
 				"$rk/keep/$h.mbt" -o "$rk/repro.mbt" >"$rk/minimize.log" 2>&1 || true
@@ -407,7 +483,7 @@ for sig in "$out"/keep/*.sig; do
 			printf 'yes (%s calls, 128-slot arrays: %s)\n' "$n" \
 				"$(basename "$fd")/reach/repro.mbt" >"$fd/reachable"
 		else
-			printf 'not found in %s s\n' "${el%.*}" >"$fd/reachable"
+			printf 'not found in %s runs\n' "$reach_runs" >"$fd/reachable"
 		fi
 	else
 		echo "not searched" >"$fd/reachable"

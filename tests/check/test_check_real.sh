@@ -7,12 +7,16 @@
 # linux-source-$MBDIFF_CHECK_VERSION, default 6.12, as fetched by
 # scripts/get-kernel-tree.sh). Exit 77 (skipped) when it is not there. The
 # patches are made from the tree's own lines here, nothing is kept:
-#  - a comment above memblock_add_range(): CLEAN, exit 0, --json "clean";
+#  - a comment above memblock_add_range(): CLEAN, exit 0, --json "clean",
+#    the quick explore's certificate in the report and in --json;
 #  - the shortcut "cnt * 2 + 1 <= max" weakened to "cnt + 1 <= max" (the
 #    walk inserts without room): FINDING(S), exit 1, each finding with a
 #    class, a reproducer that replays to its signature, a reachability
-#    line, and --json listing the same findings;
-#  - every report line is at most 72 columns.
+#    line, and --json listing the same findings; the quick explore finds
+#    some of them (2 calls), and they are not found twice;
+#  - every report line is at most 72 columns;
+#  - --reach-time is refused, naming --reach-runs.
+# Every search is bounded by runs (--runs, --reach-runs), not the clock.
 set -uo pipefail
 src=${1:?usage: test_check_real.sh SOURCE_DIR MBDIFF [WORKDIR]}
 . "$src/tests/lib/check_lib.sh"
@@ -41,7 +45,7 @@ grep -q '^+.*type->cnt + 1 <= type->max' "$work/broken.patch" && ok ||
 	bad "linux-$v has no 'type->cnt * 2 + 1 <= type->max' line to change"
 
 run() { # run NAME PATCH
-	bash "$src/scripts/check.sh" --base "$v" --time 5 --reach-time 5 \
+	bash "$src/scripts/check.sh" --base "$v" --runs 2000 --reach-runs 300 \
 		--build-dir "$work/build" -o "$work/$1" --json "$work/$1.json" "$2" >"$work/$1.log" 2>&1
 }
 columns() {
@@ -57,6 +61,11 @@ grep -q "^base:  Linux $v" "$work/harmless/report.txt" && ok || bad "the base is
 [[ $(jq -r .verdict "$work/harmless.json") == clean ]] && ok || bad "--json verdict is not clean"
 (($(jq -r .search.fuzz_execs "$work/harmless.json") > 0)) && ok || bad "no fuzz execs counted"
 columns "$work/harmless/report.txt"
+cert=$(jq -r '.explore.certificate // empty' "$work/harmless.json")
+[[ $cert =~ ^no\ divergence\ at\ class\ \>=\ capacity\ among\ all\ [0-9]+\ traces\ of\ \<=\ 2\ calls\ over\ alphabet\ default\ \([0-9]+\ distinct\ states\)$ ]] &&
+	ok || bad "--json explore.certificate is '$cert'"
+tr '\n' ' ' <"$work/harmless/report.txt" | tr -s ' ' | grep -qF "explored: $cert" && ok ||
+	bad "the report does not state the explore certificate"
 
 run broken "$work/broken.patch"
 rc=$?
@@ -67,6 +76,12 @@ n=$(jq '.findings | length' "$work/broken.json")
 [[ $(grep -c '^finding [0-9]* of' "$work/broken/report.txt") == "$n" ]] && ok ||
 	bad "report and --json disagree on the number of findings"
 columns "$work/broken/report.txt"
+nx=$(jq '[.findings[] | select(.found_by | startswith("explore"))] | length' "$work/broken.json")
+((nx >= 1 && nx == $(jq .explore.counterexamples "$work/broken.json"))) && ok ||
+	bad "$nx findings by explore, explore.counterexamples $(jq .explore.counterexamples "$work/broken.json")"
+[[ $(jq '[.findings[].signature | sub(" at op [0-9]+"; "")] | (length == (unique | length))' "$work/broken.json") == true ]] &&
+	ok || bad "a signature key is reported twice"
+grep -q '^explored: every trace of <= 2 calls' "$work/broken/report.txt" && ok || bad "no 'explored:' line"
 for i in $(seq 0 $((n - 1))); do
 	f=$(jq -r ".findings[$i].reproducer_file" "$work/broken.json")
 	sig=$(jq -r ".findings[$i].signature" "$work/broken.json")
@@ -77,4 +92,8 @@ for i in $(seq 0 $((n - 1))); do
 	jq -e ".findings[$i].reachable_with_kernel_arrays | test(\"^(yes|not found)\")" "$work/broken.json" >/dev/null &&
 		ok || bad "finding $i: no reachability verdict"
 done
+bash "$src/scripts/check.sh" --reach-time 5 "$work/broken.patch" >"$work/rt.log" 2>&1
+rc=$?
+[[ $rc == 2 ]] && grep -q -- '--reach-runs' "$work/rt.log" && ok ||
+	bad "--reach-time: exit $rc, expected 2 and a message naming --reach-runs: $(cat "$work/rt.log")"
 check_done
