@@ -175,6 +175,18 @@ text=$out/report.txt
 			printf '  reached %s edges (%s features) in mbdiff, both variants\n' "${cov:-?}" "${ft:-?}"
 			printf '  and the oracle\n'
 		fi
+		if [[ $(m '.coverage.functions // empty') ]]; then
+			printf 'branches taken (clang source coverage; the %s inputs the\n' "$(m .coverage.inputs)"
+			printf '  search kept, replayed):\n'
+			printf '  %-28s %-12s %s\n' function mainline patch
+			jq -r '.coverage.functions | group_by(.function) | .[] |
+				[.[0].function,
+				 (map(select(.variant == "kernel:base"))[0].branches // [0, 0] | "\(.[0])/\(.[1])"),
+				 (map(select(.variant == "kernel:patched"))[0].branches // [0, 0] | "\(.[0])/\(.[1])")] |
+				@tsv' "$meta" | awk -F'\t' '{ printf "  %-28s %-12s %s\n", $1, $2, $3 }'
+		elif [[ $(m '.coverage.error // empty') ]]; then
+			printf 'branch coverage: not measured: %s\n' "$(m .coverage.error)" | wrap 2
+		fi
 		printf 'calls in the corpus traces by kind:\n'
 		find "$out/corpus-in/" -name '*.mbt' -exec cat {} + 2>/dev/null |
 			sed -n 's/^\(memblock_[a-z_]*\|slab_available\).*/\1/p' | sort | uniq -c |

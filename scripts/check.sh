@@ -29,6 +29,9 @@
 #    the kernel's boot arrays (128 slots, resize allowed, filled by
 #    realistic calls first; fuzz_diff --config=boot) for --reach-runs
 #    libFuzzer runs with a fixed seed (the same answer on a busy machine).
+#    A clean search is replayed through a clang source-coverage build
+#    (scripts/coverage.sh --pair): the report gives the branches taken in
+#    add_range, isolate, merge, insert and double_array.
 # 5. The report (scripts/check-report.sh): plain text in 72 columns,
 #    verdict first, to stdout and OUT/report.txt; --json FILE for CI.
 #
@@ -52,6 +55,8 @@
 #   --trees DIR        where kernel trees are kept (default build/kernel-trees)
 #   --seed N           libFuzzer -seed (default 1: the same run twice)
 #   --base-only        find the base, print it and stop (exit 0)
+#   --no-coverage      a clean verdict without its branch coverage (which
+#                      takes an instrumented build, build-dir + "-cov")
 #   --no-kernel-tests  do not check each finding's tools/testing/memblock
 #                      test in the real suite (scripts/kernel-suite.sh)
 #   -h, --help         this text
@@ -76,7 +81,7 @@ fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=2 xtime=20 min_class=$MBD_DEFAU
 bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
 alphabet=$MBD_ROOT/corpus/alphabets/default.alpha
-git_tree="" git_range="" base_only=0 ktests=1 base_version=
+git_tree="" git_range="" base_only=0 ktests=1 coverage=1 base_version=
 inputs=()
 while (($#)); do
 	case $1 in
@@ -105,6 +110,7 @@ while (($#)); do
 		;;
 	--base-only) base_only=1 ;;
 	--no-kernel-tests) ktests=0 ;;
+	--no-coverage) coverage=0 ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	-*) mbd_usage_error "unknown option '$1'" ;;
 	*) inputs+=("$1") ;;
@@ -427,6 +433,39 @@ setmeta timings "$(jq -n --arg b "$(mbd_elapsed "$t_start" "$t_base")" \
 	--arg f "$(mbd_elapsed "$t_base" "$t_replayed")" --arg s "$(mbd_elapsed "$t_replayed" "$t_done")" \
 	'{find_base_s: ($b|tonumber), build_s: ($c|tonumber), corpus_replay_s: ($r|tonumber),
 	  base_to_first_fuzz_exec_s: ($f|tonumber), fuzz_s: ($s|tonumber), explore_s: ($x|tonumber)}')"
+
+# ---- 4b. what a clean search covered ------------------------------------------
+
+# Branch coverage of the functions a memblock patch is about, in both
+# variants: everything the search kept (the libFuzzer corpus and the corpus
+# replayed) replayed once more through a clang source-coverage build.
+covjson=null
+nkept=$(find "$out/keep" -maxdepth 1 \( -name '*.sig' -o -name 'crash-*' \) | wc -l)
+# "replayed N inputs: ..., E errors": the N - E that ran (mutated text that
+# the parser refuses is skipped, as the fuzz target skips it)
+replayed() {
+	tail -n 1 "$1" | awk '{ n = $2; e = 0; for (i = 3; i < NF; i++) if ($(i + 1) ~ /^errors?$/) e = $i; print n - e }'
+}
+if ((coverage && nkept == 0)); then
+	t0=$(mbd_now)
+	cfuncs=memblock_add_range,memblock_isolate_range,memblock_merge_regions,memblock_insert_region,memblock_double_array
+	if nice -n 10 bash "$MBD_ROOT/scripts/coverage.sh" --pair "$pair" --no-html \
+		--kernel-variants "$bdir/kernel-variants.txt" --build-dir "$bdir-cov" \
+		--functions "$cfuncs" --out "$out/coverage" --corpus "$out/corpus" \
+		--corpus "$out/corpus-in" >"$out/coverage.log" 2>&1; then
+		# summary.txt: VARIANT-DIR FUNCTION lines P% (a/b) branches P% (t/n)
+		covjson=$(awk '{ gsub(/[()]/, ""); split($5, l, "/"); split($8, b, "/")
+			v = $1 == "kernel-base" ? "kernel:base" : $1 == "kernel-patched" ? "kernel:patched" : $1
+			printf "{\"variant\":\"%s\",\"function\":\"%s\",\"lines\":[%d,%d],\"branches\":[%d,%d]}\n",
+				v, $2, l[1], l[2], b[1], b[2] }' "$out/coverage/summary.txt" |
+			jq -s --arg s "$(mbd_elapsed "$t0")" --argjson n "$(replayed "$out"/coverage/replay-*.log)" \
+				'{inputs: $n, seconds: ($s | tonumber), functions: .}')
+	else
+		covjson=$(jq -n --arg e "$(tail -n 1 "$out/coverage.log")" '{error: $e}')
+	fi
+	mbd_log "coverage: $out/coverage/summary.txt"
+fi
+setmeta coverage "$covjson"
 
 # ---- 5. each finding: minimize, reachability, third opinion -------------------
 

@@ -8,7 +8,9 @@
 # scripts/get-kernel-tree.sh). Exit 77 (skipped) when it is not there. The
 # patches are made from the tree's own lines here, nothing is kept:
 #  - a comment above memblock_add_range(): CLEAN, exit 0, --json "clean",
-#    the quick explore's certificate in the report and in --json;
+#    the quick explore's certificate in the report and in --json, and the
+#    branches taken in add_range, isolate, merge, insert and double_array
+#    of both variants (a clang source-coverage build);
 #  - the shortcut "cnt * 2 + 1 <= max" weakened to "cnt + 1 <= max" (the
 #    walk inserts without room): FINDING(S), exit 1, each finding with a
 #    class, a reproducer that replays to its signature, a reachability
@@ -61,6 +63,15 @@ grep -q "^base:  Linux $v" "$work/harmless/report.txt" && ok || bad "the base is
 [[ $(jq -r .verdict "$work/harmless.json") == clean ]] && ok || bad "--json verdict is not clean"
 (($(jq -r .search.fuzz_execs "$work/harmless.json") > 0)) && ok || bad "no fuzz execs counted"
 columns "$work/harmless/report.txt"
+# branch coverage of the five functions, both variants, from a real build
+for fn in memblock_add_range memblock_isolate_range memblock_merge_regions memblock_insert_region memblock_double_array; do
+	for v in kernel:base kernel:patched; do
+		jq -e --arg f "$fn" --arg v "$v" '.coverage.functions[] | select(.function == $f and .variant == $v) |
+			.branches[1] > 0 and .branches[0] <= .branches[1]' "$work/harmless.json" >/dev/null && ok ||
+			bad "no branch coverage of $fn in $v: $(jq -c .coverage "$work/harmless.json")"
+	done
+	grep -q "^  $fn  *[0-9]*/[0-9]*  *[0-9]*/[0-9]*\$" "$work/harmless/report.txt" && ok || bad "no $fn line in the report"
+done
 cert=$(jq -r '.explore.certificate // empty' "$work/harmless.json")
 [[ $cert =~ ^no\ divergence\ at\ class\ \>=\ capacity\ among\ all\ [0-9]+\ traces\ of\ \<=\ 2\ calls\ over\ alphabet\ default\ \([0-9]+\ distinct\ states\)$ ]] &&
 	ok || bad "--json explore.certificate is '$cert'"

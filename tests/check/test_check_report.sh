@@ -7,7 +7,7 @@
 # no kernel tree): what scripts/check.sh leaves in OUT, rendered.
 #  - clean, with a quick explore certificate: CLEAN first, the certificate
 #    in the text ("explored: ...") and in --json (explore.certificate),
-#    exit 0;
+#    branches taken per function and variant ("46/48"), exit 0;
 #  - one finding found by explore: "found by: explore", the run-bounded
 #    reachability line, --json found_by, exit 1; no certificate;
 #  - a failed explore is said, not hidden;
@@ -18,9 +18,9 @@ src=${1:?usage: test_check_report.sh SOURCE_DIR MBDIFF}
 check_init check-report "${2:?}"
 
 cert='no divergence at class >= capacity among all 91200 traces of <= 2 calls over alphabet default (736 distinct states)'
-meta() { # meta DIR EXPLORE-JSON
+meta() { # meta DIR EXPLORE-JSON [COVERAGE-JSON]
 	mkdir -p "$1/findings" "$1/keep" "$1/corpus-in"
-	jq -n --argjson x "$2" '{patches: ["[PATCH] memblock: a change"], ignored_files: [],
+	jq -n --argjson x "$2" --argjson c "${3:-null}" '{coverage: $c, patches: ["[PATCH] memblock: a change"], ignored_files: [],
 		base: "Linux 7.3.4 (Debian linux-source-7.3)",
 		search: {corpus_inputs: 85, fuzz_execs: 2000, fuzz_time: null, fuzz_runs: 2000,
 			 engine_runs: 1, min_class: "capacity"},
@@ -37,7 +37,12 @@ render() { # render DIR: exit status
 # clean, with a certificate
 c=$work/clean
 meta "$c" "$(jq -n --arg c "$cert" '{alphabet: "default.alpha", depth: 2, time_limit: 20,
-	depth_done: 2, seconds: 0.8, counterexamples: 0, certificate: $c, stopped: null, error: null}')"
+	depth_done: 2, seconds: 0.8, counterexamples: 0, certificate: $c, stopped: null, error: null}')" \
+	'{"inputs": 687, "seconds": 4.5, "functions": [
+	  {"variant": "kernel:base", "function": "memblock_add_range", "lines": [70, 70], "branches": [46, 48]},
+	  {"variant": "kernel:patched", "function": "memblock_add_range", "lines": [70, 70], "branches": [45, 48]},
+	  {"variant": "kernel:base", "function": "memblock_insert_region", "lines": [11, 11], "branches": [1, 2]},
+	  {"variant": "kernel:patched", "function": "memblock_insert_region", "lines": [11, 11], "branches": [2, 2]}]}'
 render "$c"
 rc=$?
 [[ $rc == 0 ]] && ok || bad "clean: exit $rc: $(cat "$c.log")"
@@ -46,6 +51,10 @@ tr '\n' ' ' <"$c/report.txt" | tr -s ' ' | grep -qF "explored: $cert" && ok ||
 	bad "clean: the certificate is not in the report: $(cat "$c/report.txt")"
 [[ $(jq -r .explore.certificate "$c.json") == "$cert" ]] && ok || bad "clean: --json explore.certificate"
 grep -q -- '--runs 2000' "$c/report.txt" && ok || bad "clean: the run bound of the search is not said"
+grep -q '^  memblock_add_range  *46/48  *45/48$' "$c/report.txt" && ok ||
+	bad "clean: no 'memblock_add_range 46/48 45/48' line: $(cat "$c/report.txt")"
+grep -q '^  memblock_insert_region  *1/2  *2/2$' "$c/report.txt" && ok || bad "clean: no insert_region line"
+grep -q 'the 687 inputs' "$c/report.txt" && ok || bad "clean: the inputs replayed for coverage are not counted"
 columns "$c/report.txt"
 
 # one finding, found by explore
