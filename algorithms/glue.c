@@ -164,11 +164,34 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 /* older files have no NOINIT flag: the call does nothing there */
 #define mbd_k_mark_noinit(b, s) ((void)(b), (void)(s), 0)
 #endif
+#if MBD_K_HAS_RESERVE_KERN
+#define MBD_GLUE_RESERVE_KERN 1
+#endif
 #else
 #define mbd_k_add_node(b, s, n, f) memblock_add_node(b, s, n, f)
 #define mbd_k_phys_free(b, s) memblock_phys_free(b, s)
 #define mbd_k_mark_noinit(b, s) memblock_reserved_mark_noinit(b, s)
+#define MBD_GLUE_RESERVE_KERN 1
 #endif
+
+/*
+ * memblock_reserve_kern() and RSRV_KERN are v6.16: a file without them,
+ * or a model of an older kernel (mainline-6.12), stops with the same
+ * message, so two such variants never differ on it.
+ */
+static int mbd_glue_reserve_kern(const struct mbd_op *op)
+{
+#ifdef MBD_GLUE_RESERVE_KERN
+#ifdef MBD_VARIANT_KVER
+	if (MBD_VARIANT_KVER && MBD_VARIANT_KVER < MBD_KVER(6, 16))
+		mbd_kc_panic(&mbd_kc, "memblock_reserve_kern: no such call before v6.16 (kcompat)");
+#endif
+	return __memblock_reserve(op->base, op->size, op->nid, MEMBLOCK_RSRV_KERN);
+#else
+	(void)op;
+	mbd_kc_panic(&mbd_kc, "memblock_reserve_kern: no such call before v6.16 (kcompat)");
+#endif
+}
 
 static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
 {
@@ -187,6 +210,9 @@ static void mbd_glue_call(const struct mbd_op *op, struct mbd_result *res)
 		break;
 	case MBD_OP_RESERVE:
 		res->ret = memblock_reserve(op->base, op->size);
+		break;
+	case MBD_OP_RESERVE_KERN:
+		res->ret = mbd_glue_reserve_kern(op);
 		break;
 	case MBD_OP_PHYS_FREE:
 		res->ret = mbd_k_phys_free(op->base, op->size);

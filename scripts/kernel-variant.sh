@@ -256,7 +256,7 @@ stage() {
 # Which API era the file is from: the glue calls what this file has.
 write_era() {
 	local t=$1 kver=$2 src=$3 c=$1/mm/memblock.c h=$1/include/linux/memblock.h
-	local flags=0 physfree=0 noinit=0 dummy=0 kv=0 sym own=""
+	local flags=0 physfree=0 noinit=0 rkern=0 dummy=0 kv=0 sym own=""
 	if [[ $kver ]]; then kv=$(printf '0x%02x%02x00' "${kver%%.*}" "${kver#*.}"); fi
 	# stand-ins that some releases define in memblock.c themselves
 	while IFS= read -r sym; do
@@ -269,6 +269,8 @@ write_era() {
 	# memblock_phys_free() since v5.16 (memblock_free(phys_addr_t, ...) before)
 	if grep -Eq '^int __init_memblock memblock_phys_free\(|^int memblock_phys_free\(' "$c"; then physfree=1; fi
 	if grep -q 'memblock_reserved_mark_noinit' "$c"; then noinit=1; fi
+	# memblock_reserve_kern() and MEMBLOCK_RSRV_KERN since v6.16
+	if grep -q 'memblock_reserve_kern' "$h"; then rkern=1; fi
 	# the boot arrays hold one empty dummy entry (cnt 1) before v6.11
 	if grep -Eq '\.cnt[[:space:]]*=[[:space:]]*1' "$c"; then dummy=1; fi
 	cat >"$t/mbd/mbd_kernel_era.h" <<-EOF
@@ -281,6 +283,7 @@ write_era() {
 	#define MBD_K_ADD_NODE_FLAGS $flags
 	#define MBD_K_HAS_PHYS_FREE $physfree
 	#define MBD_K_HAS_MARK_NOINIT $noinit
+	#define MBD_K_HAS_RESERVE_KERN $rkern
 	#define MBD_K_EMPTY_DUMMY $dummy
 	EOF
 	printf '%s' "$own" >>"$t/mbd/mbd_kernel_era.h"

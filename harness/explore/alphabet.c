@@ -168,9 +168,7 @@ static int expand_range(struct pstate *p, const char *rest)
 	kind = mbd_op_lookup(name, nl);
 	if (kind < 0)
 		return fail(p, "range: unknown call \"%s\"", name);
-	if (mbd_op_table[kind].shape != MBD_SHAPE_RANGE &&
-	    mbd_op_table[kind].shape != MBD_SHAPE_RANGE_NODE &&
-	    mbd_op_table[kind].shape != MBD_SHAPE_SET_NODE)
+	if (!mbd_shape_is_range(mbd_op_table[kind].shape))
 		return fail(p, "range: %s takes no address range (use call)", name);
 	for (size_t i = 0; i < p->n_points; i++) {
 		size_t nsz = p->n_points - i - 1 + p->n_sizes;

@@ -368,7 +368,8 @@ static void decode_config(struct sdec *d, enum mbd_decoder dec,
  * Boot-time workhorses get wide ranges, one-shot state changes narrow ones.
  * The starts ascend in kind order; a new kind needs a new table.
  */
-_Static_assert(MBD_OP__COUNT == 19, "update op_start and docs/binary-format.md");
+_Static_assert(MBD_OP__COUNT == MBD_BIN_OPCODE_KINDS + 1,
+	       "a new kind needs an escape: update op_start and docs/binary-format.md");
 
 const uint8_t mbd_bin_op_start[MBD_OP__COUNT] = {
 	[MBD_OP_ADD] = 0x00,             /*  32 */
@@ -390,11 +391,13 @@ const uint8_t mbd_bin_op_start[MBD_OP__COUNT] = {
 	[MBD_OP_SET_BOTTOM_UP] = 0xf4,   /*   6 */
 	[MBD_OP_SLAB_UP] = 0xfa,         /*   3 */
 	[MBD_OP_TRIM] = 0xfd,            /*   3 */
+	/* escapes: set_bottom_up's value byte >= SEL_RESERVE_KERN */
+	[MBD_OP_RESERVE_KERN] = 0xf4,
 };
 
 static uint32_t structured_kind(uint8_t b)
 {
-	uint32_t k = MBD_OP__COUNT - 1;
+	uint32_t k = MBD_BIN_OPCODE_KINDS - 1;
 
 	while (b < mbd_bin_op_start[k])
 		k--;
@@ -406,15 +409,27 @@ static void decode_op_structured(struct sdec *d, struct mbd_op *op)
 	struct rd *r = &d->r;
 
 	op->kind = structured_kind(rd_u8(r));
+	if (op->kind == MBD_OP_SET_BOTTOM_UP) {
+		uint8_t v = rd_u8(r);
+
+		if (v < SEL_RESERVE_KERN) {
+			op->value = v & 1;
+			return;
+		}
+		op->kind = MBD_OP_RESERVE_KERN;
+	}
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
+	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
 		op->base = produce_addr(d);
 		op->size = produce_size(d, op->base);
 		if (mbd_op_table[op->kind].shape == MBD_SHAPE_RANGE_NODE) {
 			op->nid = produce_nid(r);
 			op->flags = produce_flags(r);
+		} else if (mbd_op_table[op->kind].shape == MBD_SHAPE_RANGE_NID) {
+			op->nid = produce_nid(r);
 		} else if (mbd_op_table[op->kind].shape == MBD_SHAPE_SET_NODE) {
 			op->type = rd_u8(r) & 1;
 			op->nid = produce_nid(r);
@@ -443,8 +458,6 @@ static void decode_op_structured(struct sdec *d, struct mbd_op *op)
 		if (op->kind == MBD_OP_SET_LIMIT) {
 			op->value = produce_addr(d);
 			push_end(d, op->value);
-		} else if (op->kind == MBD_OP_SET_BOTTOM_UP) {
-			op->value = rd_u8(r) & 1;
 		} else {
 			op->value = produce_align(r);
 		}
@@ -462,11 +475,25 @@ static int32_t naive_nid(uint8_t b)
 
 static void decode_op_naive(struct rd *r, struct mbd_op *op)
 {
-	op->kind = rd_u8(r) % MBD_OP__COUNT;
+	op->kind = rd_u8(r) % MBD_BIN_OPCODE_KINDS;
+	if (op->kind == MBD_OP_SET_BOTTOM_UP) {
+		uint8_t v = rd_u8(r);
+
+		if (v < SEL_RESERVE_KERN) {
+			op->value = v & 1u;
+			return;
+		}
+		op->kind = MBD_OP_RESERVE_KERN;
+	}
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 		op->base = rd_u64(r);
 		op->size = rd_u64(r);
+		break;
+	case MBD_SHAPE_RANGE_NID:
+		op->base = rd_u64(r);
+		op->size = rd_u64(r);
+		op->nid = naive_nid(rd_u8(r));
 		break;
 	case MBD_SHAPE_RANGE_NODE:
 		op->base = rd_u64(r);
@@ -492,8 +519,7 @@ static void decode_op_naive(struct rd *r, struct mbd_op *op)
 		op->nid = naive_nid(rd_u8(r));
 		break;
 	case MBD_SHAPE_VALUE:
-		op->value = op->kind == MBD_OP_SET_BOTTOM_UP ? rd_u8(r) & 1u
-							     : rd_u64(r);
+		op->value = rd_u64(r);
 		break;
 	case MBD_SHAPE_NONE:
 		break;

@@ -69,9 +69,12 @@ static int fits_op(const struct mbd_op *op, enum mbd_decoder dec)
 static void encode_op_structured(struct wr *w, const struct mbd_op *op)
 {
 	wr_u8(w, mbd_bin_op_start[op->kind]);
+	if (op->kind == MBD_OP_RESERVE_KERN)
+		wr_u8(w, SEL_RESERVE_KERN);
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
+	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
 		wr_literal(w, op->base);
 		wr_literal(w, op->size);
@@ -79,6 +82,9 @@ static void encode_op_structured(struct wr *w, const struct mbd_op *op)
 			wr_u8(w, SEL_NID_LIT);
 			wr_u8(w, (unsigned)(op->nid + 1));
 			wr_u8(w, SEL_FLAGS_SET | op->flags);
+		} else if (mbd_op_table[op->kind].shape == MBD_SHAPE_RANGE_NID) {
+			wr_u8(w, SEL_NID_LIT);
+			wr_u8(w, (unsigned)(op->nid + 1));
 		} else if (mbd_op_table[op->kind].shape == MBD_SHAPE_SET_NODE) {
 			wr_u8(w, op->type);
 			wr_u8(w, SEL_NID_LIT);
@@ -116,11 +122,21 @@ static void encode_op_structured(struct wr *w, const struct mbd_op *op)
 
 static void encode_op_naive(struct wr *w, const struct mbd_op *op)
 {
-	wr_u8(w, op->kind);
+	if (op->kind == MBD_OP_RESERVE_KERN) {
+		wr_u8(w, MBD_OP_SET_BOTTOM_UP);
+		wr_u8(w, SEL_RESERVE_KERN);
+	} else {
+		wr_u8(w, op->kind);
+	}
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 		wr_u64(w, op->base);
 		wr_u64(w, op->size);
+		break;
+	case MBD_SHAPE_RANGE_NID:
+		wr_u64(w, op->base);
+		wr_u64(w, op->size);
+		wr_u8(w, (unsigned)(op->nid + 1));
 		break;
 	case MBD_SHAPE_RANGE_NODE:
 		wr_u64(w, op->base);

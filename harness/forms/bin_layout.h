@@ -28,7 +28,19 @@
 #define SEL_FLAGS_SET 0x80u
 #define CFG_LIMIT_OPERAND 0xe0u /* flags-byte bits 5..7 = 7 */
 
-/* First structured op byte of each kind (bin_decode.c). */
+/*
+ * The kinds that own opcode bytes (structured ranges, naive byte % 19): the
+ * first 19 of enum mbd_op_kind. Later kinds are escapes inside an existing
+ * op's operand byte, so that every byte string written before them decodes
+ * as it did (docs/binary-format.md).
+ */
+#define MBD_BIN_OPCODE_KINDS 19u
+/* memblock_set_bottom_up's value byte from here up: memblock_reserve_kern,
+ * its operands follow (the encoder writes set_bottom_up as 0 or 1). */
+#define SEL_RESERVE_KERN 0xf0u
+
+/* First structured op byte of each kind (bin_decode.c); an escaped kind
+ * has the opcode of the op it hides in. */
 extern const uint8_t mbd_bin_op_start[MBD_OP__COUNT];
 
 #endif

@@ -118,10 +118,18 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 		x->pending_trim = true;
 	}
 	mbd_imp_comment(x, l, "");
-	if (kind == MBD_OP_RESERVE && (rsv_flags & ~(uint64_t)0x1f || op.nid >= 0) && name[0] == '_')
+	/* v6.16+: memblock's own reservations (allocations) carry RSRV_KERN
+	 * and the node they were found for: memblock_reserve_kern */
+	if (kind == MBD_OP_RESERVE && (rsv_flags & MBD_FLAG_RSRV_KERN))
+		kind = MBD_OP_RESERVE_KERN;
+	if (kind == MBD_OP_RESERVE_KERN && rsv_flags != MBD_FLAG_RSRV_KERN)
+		mbd_imp_printf(&x->body, "# (reserved with flags 0x%llx: the trace's "
+			       "memblock_reserve_kern sets RSRV_KERN 0x20 alone)\n",
+			       (ull)rsv_flags);
+	else if (kind == MBD_OP_RESERVE && (rsv_flags || op.nid >= 0) && name[0] == '_')
 		mbd_imp_printf(&x->body, "# (reserved with nid %d flags 0x%llx: the trace's "
-			       "memblock_reserve has neither; v6.16+ marks memblock's own "
-			       "reservations RSRV_KERN 0x20)\n", (int)op.nid, (ull)rsv_flags);
+			       "memblock_reserve has neither)\n", (int)op.nid, (ull)rsv_flags);
+	op.kind = (uint32_t)kind;
 	if (kind == MBD_OP_RESERVE) {
 		op.nid = 0;
 		op.flags = 0;
@@ -130,7 +138,7 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 	x->st->traced++;
 	if (!x->dumps_seen && (kind == MBD_OP_ADD || kind == MBD_OP_ADD_NODE))
 		mbd_imp_cover_add(&x->cov[0], op.base, op.size);
-	if (!x->dumps_seen && kind == MBD_OP_RESERVE)
+	if (!x->dumps_seen && (kind == MBD_OP_RESERVE || kind == MBD_OP_RESERVE_KERN))
 		mbd_imp_cover_add(&x->cov[1], op.base, op.size);
 	if (kind == MBD_OP_ADD && efi_entry_added(x, op.base, op.size)) {
 		mbd_imp_printf(&x->body, "# arm/arm64 EFI reserve_regions() marks a non-usable entry nomap "

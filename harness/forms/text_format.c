@@ -59,6 +59,13 @@ int mbd_text_format_op(char *buf, size_t n, const struct mbd_op *op)
 		format_range(&b, op->base, op->size);
 		sb_printf(&b, " nid=%d flags=0x%x", (int)op->nid, (unsigned)op->flags);
 		break;
+	case MBD_SHAPE_RANGE_NID:
+		/* the plain call has no node: print one only when there is */
+		sb_printf(&b, ":");
+		format_range(&b, op->base, op->size);
+		if (op->nid != MBD_NUMA_NO_NODE)
+			sb_printf(&b, " nid=%d", (int)op->nid);
+		break;
 	case MBD_SHAPE_SET_NODE:
 		sb_printf(&b, ":");
 		format_range(&b, op->base, op->size);

@@ -33,6 +33,8 @@ static const char *op_form(int kind)
 		return " [0xSTART-0xEND]";
 	case MBD_SHAPE_RANGE_NODE:
 		return " [0xSTART-0xEND] nid=N flags=0xF";
+	case MBD_SHAPE_RANGE_NID:
+		return " [0xSTART-0xEND] [nid=N]";
 	case MBD_SHAPE_SET_NODE:
 		return " [0xSTART-0xEND] type=memory|reserved nid=N";
 	case MBD_SHAPE_ALLOC_RANGE:
@@ -145,6 +147,19 @@ static int parse_alloc_head(struct pctx *c, int kind, struct mbd_op *op)
 	return mbd_tx_num(c, "align", t, false, &op->align);
 }
 
+/* An optional "nid=N" next; without it NUMA_NO_NODE. */
+static int optional_nid(struct pctx *c, struct mbd_op *op)
+{
+	const char *at = c->p;
+	struct tok t = mbd_tx_next(c);
+
+	op->nid = MBD_NUMA_NO_NODE;
+	if (t.n && mbd_tx_key(&t, "nid"))
+		return mbd_tx_nid(c, t, &op->nid);
+	c->p = at;      /* not ours: the caller or trailing text */
+	return 0;
+}
+
 static int parse_operands(struct pctx *c, int kind, struct mbd_op *op)
 {
 	struct tok t;
@@ -165,6 +180,8 @@ static int parse_operands(struct pctx *c, int kind, struct mbd_op *op)
 				    QUOTE(t));
 		op->flags = (uint32_t)v;
 		return 0;
+	case MBD_SHAPE_RANGE_NID:
+		return parse_range(c, kind, op) || optional_nid(c, op) ? -1 : 0;
 	case MBD_SHAPE_SET_NODE:
 		if (parse_range(c, kind, op) || keyed(c, kind, "type", "type=memory|reserved", &t))
 			return -1;

@@ -63,6 +63,7 @@ static const char warm_up_trace[] =
 	"memblock_add_node: [0x0000000000800000-0x00000000008fffff] nid=1 flags=0x0\n"
 	"memblock_reserve: [0x0000000000100000-0x0000000000100fff]\n"
 	"memblock_reserve: [0x0000000000300000-0x0000000000300fff]\n"
+	"memblock_reserve_kern: [0x0000000000310000-0x0000000000310fff] nid=1\n"
 	"memblock_phys_alloc_range: 4096 bytes align=0x1000 from=0x0 max_addr=0x0\n"
 	"memblock_phys_alloc_try_nid: 4096 bytes align=0x1000 nid=1\n"
 	"memblock_mark_hotplug: [0x0000000000800000-0x000000000080ffff]\n"

@@ -66,6 +66,12 @@ enum mbd_op_kind {
 	MBD_OP_SET_BOTTOM_UP,  /* memblock_set_bottom_up(enable) */
 	MBD_OP_SLAB_UP,        /* slab_is_available() becomes true */
 	MBD_OP_TRIM,           /* memblock_trim_memory(align) */
+	/* v6.16+: memblock_reserve_kern(base, size), or with a node
+	 * __memblock_reserve(base, size, nid, MEMBLOCK_RSRV_KERN) as
+	 * memblock_alloc_range_nid() reserves what it found. Older kernels
+	 * have no such call: their variants stop (glue.c). Kinds are never
+	 * renumbered: the fuzzer byte forms depend on the order. */
+	MBD_OP_RESERVE_KERN,
 	MBD_OP__COUNT
 };
 
@@ -73,6 +79,7 @@ enum mbd_op_kind {
 enum mbd_op_shape {
 	MBD_SHAPE_RANGE,       /* base, size */
 	MBD_SHAPE_RANGE_NODE,  /* base, size, nid, flags */
+	MBD_SHAPE_RANGE_NID,   /* base, size, nid (NUMA_NO_NODE when absent in text) */
 	MBD_SHAPE_SET_NODE,    /* base, size, type, nid */
 	MBD_SHAPE_ALLOC_RANGE, /* size, align, start, end */
 	MBD_SHAPE_ALLOC_NID,   /* size, align, nid */
@@ -86,6 +93,7 @@ enum mbd_type_sel { MBD_TYPE_MEMORY = 0, MBD_TYPE_RESERVED = 1 };
  * One call. Field use by shape:
  *   RANGE:       base, size
  *   RANGE_NODE:  base, size, nid, flags
+ *   RANGE_NID:   base, size, nid
  *   SET_NODE:    base, size, type, nid
  *   ALLOC_RANGE: size, align, start (= from), end (= max_addr)
  *   ALLOC_NID:   size, align, nid
@@ -152,6 +160,13 @@ struct mbd_op_info {
 };
 
 extern const struct mbd_op_info mbd_op_table[MBD_OP__COUNT];
+
+/* Does an op of this shape name an address range (base, size)? */
+static inline bool mbd_shape_is_range(enum mbd_op_shape s)
+{
+	return s == MBD_SHAPE_RANGE || s == MBD_SHAPE_RANGE_NODE ||
+	       s == MBD_SHAPE_RANGE_NID || s == MBD_SHAPE_SET_NODE;
+}
 
 /* Kernel name of op kind k, "?" if out of range. */
 const char *mbd_op_name(uint32_t kind);

@@ -25,6 +25,7 @@ const struct mbd_op_info mbd_op_table[MBD_OP__COUNT] = {
 	[MBD_OP_SET_BOTTOM_UP] = { "memblock_set_bottom_up", MBD_SHAPE_VALUE },
 	[MBD_OP_SLAB_UP] = { "slab_available", MBD_SHAPE_NONE },
 	[MBD_OP_TRIM] = { "memblock_trim_memory", MBD_SHAPE_VALUE },
+	[MBD_OP_RESERVE_KERN] = { "memblock_reserve_kern", MBD_SHAPE_RANGE_NID },
 };
 
 const char *mbd_op_name(uint32_t kind)
@@ -164,8 +165,10 @@ void mbd_op_normalize(struct mbd_op *op)
 	}
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE_NODE:
-		n.nid = op->nid;
 		n.flags = op->flags;
+		/* fall through */
+	case MBD_SHAPE_RANGE_NID:
+		n.nid = op->nid;
 		/* fall through */
 	case MBD_SHAPE_RANGE:
 		n.base = op->base;

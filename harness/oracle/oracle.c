@@ -375,6 +375,10 @@ static void apply_range_op(struct mbd_oracle *o, const struct mbd_op *op,
 	case MBD_OP_RESERVE:
 		model_add(o, RSV, s, e, 0, reserve_nid(o));
 		break;
+	case MBD_OP_RESERVE_KERN:
+		/* only variants of v6.16+ get here: the others stop (glue.c) */
+		model_add(o, RSV, s, e, MBD_FLAG_RSRV_KERN, op->nid);
+		break;
 	case MBD_OP_REMOVE:
 		model_sub(o, MEM, s, e);
 		break;
@@ -413,9 +417,10 @@ static void apply_range_op(struct mbd_oracle *o, const struct mbd_op *op,
 static int range_op_type(const struct mbd_op *op, bool *is_add)
 {
 	*is_add = op->kind == MBD_OP_ADD || op->kind == MBD_OP_ADD_NODE ||
-		  op->kind == MBD_OP_RESERVE;
+		  op->kind == MBD_OP_RESERVE || op->kind == MBD_OP_RESERVE_KERN;
 	switch (op->kind) {
 	case MBD_OP_RESERVE:
+	case MBD_OP_RESERVE_KERN:
 	case MBD_OP_PHYS_FREE:
 	case MBD_OP_MARK_NOINIT:
 		return RSV;
@@ -433,6 +438,7 @@ static bool is_range_op(uint32_t kind)
 	case MBD_OP_RESERVE: case MBD_OP_PHYS_FREE: case MBD_OP_MARK_HOTPLUG:
 	case MBD_OP_CLEAR_HOTPLUG: case MBD_OP_MARK_MIRROR: case MBD_OP_MARK_NOMAP:
 	case MBD_OP_CLEAR_NOMAP: case MBD_OP_MARK_NOINIT: case MBD_OP_SET_NODE:
+	case MBD_OP_RESERVE_KERN:
 		return true;
 	default:
 		return false;

@@ -64,6 +64,7 @@ static int check_op(const struct mbd_op *op, size_t i, struct emit_run *r,
 	switch (sh) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
+	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
 		if (op->base >= MBD_EMIT_ADDR_LIMIT ||
 		    op->size > MBD_EMIT_ADDR_LIMIT - op->base)
@@ -119,6 +120,7 @@ static void shift_op(struct mbd_op *op)
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
+	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
 		op->base = shift(op->base);
 		break;
@@ -265,7 +267,10 @@ static void put_op(FILE *f, const struct mbd_op *op, const struct mbd_result *re
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
+	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
+		if (op->kind == MBD_OP_RESERVE_KERN && op->nid != MBD_NUMA_NO_NODE)
+			name = "__memblock_reserve"; /* what the allocator calls */
 		fprintf(f, "\tret = %s(", name);
 		put_addr(f, op->base);
 		fputs(", ", f);
@@ -275,6 +280,10 @@ static void put_op(FILE *f, const struct mbd_op *op, const struct mbd_result *re
 			put_nid(f, op->nid);
 			fputs(", ", f);
 			put_flags(f, op->flags);
+		} else if (op->kind == MBD_OP_RESERVE_KERN && op->nid != MBD_NUMA_NO_NODE) {
+			fputs(", ", f);
+			put_nid(f, op->nid);
+			fputs(", MEMBLOCK_RSRV_KERN", f);
 		} else if (op->kind == MBD_OP_SET_NODE) {
 			fprintf(f, ", &memblock.%s, ", op->type == MBD_TYPE_RESERVED ?
 				"reserved" : "memory");
@@ -388,8 +397,7 @@ static bool uses(const struct emit_run *r, bool alloc)
 	for (size_t i = 0; i < r->n_run; i++) {
 		enum mbd_op_shape sh = mbd_op_table[r->shifted.ops[i].kind].shape;
 		bool is_alloc = sh == MBD_SHAPE_ALLOC_RANGE || sh == MBD_SHAPE_ALLOC_NID;
-		bool is_int = sh == MBD_SHAPE_RANGE || sh == MBD_SHAPE_RANGE_NODE ||
-			      sh == MBD_SHAPE_SET_NODE;
+		bool is_int = mbd_shape_is_range(sh);
 
 		if (alloc ? is_alloc : is_int)
 			return true;

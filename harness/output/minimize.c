@@ -201,6 +201,7 @@ static size_t endpoints(const struct mbd_trace *t, uint64_t *e, size_t max)
 		switch (mbd_op_table[op->kind].shape) {
 		case MBD_SHAPE_RANGE:
 		case MBD_SHAPE_RANGE_NODE:
+		case MBD_SHAPE_RANGE_NID:
 		case MBD_SHAPE_SET_NODE:
 			e[n++] = op->base;
 			e[n++] = op->base + op->size;
@@ -284,8 +285,7 @@ static bool field_of(const struct mbd_op *op, enum field_id f,
 	switch (f) {
 	case F_BASE:
 		*fk = FK_ADDR;
-		return sh == MBD_SHAPE_RANGE || sh == MBD_SHAPE_RANGE_NODE ||
-		       sh == MBD_SHAPE_SET_NODE;
+		return mbd_shape_is_range(sh);
 	case F_SIZE:
 		*fk = FK_SIZE;
 		return sh != MBD_SHAPE_VALUE && sh != MBD_SHAPE_NONE;
@@ -294,7 +294,7 @@ static bool field_of(const struct mbd_op *op, enum field_id f,
 		*fk = FK_FLAGS;
 		if (f == F_NID)
 			return sh == MBD_SHAPE_RANGE_NODE || sh == MBD_SHAPE_SET_NODE ||
-			       sh == MBD_SHAPE_ALLOC_NID;
+			       sh == MBD_SHAPE_ALLOC_NID || sh == MBD_SHAPE_RANGE_NID;
 		return sh == MBD_SHAPE_RANGE_NODE;
 	case F_ALIGN:
 		*fk = FK_ALIGN;
@@ -401,6 +401,7 @@ static int subst_op(struct mbd_op *op, uint64_t x, uint64_t y)
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
+	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
 		b = op->base;
 		e = b + op->size;

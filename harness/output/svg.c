@@ -85,8 +85,7 @@ static bool op_range(const struct mbd_op *op, uint64_t *lo, uint64_t *hi)
 	if (!op || op->kind >= MBD_OP__COUNT)
 		return false;
 	s = mbd_op_table[op->kind].shape;
-	if (s != MBD_SHAPE_RANGE && s != MBD_SHAPE_RANGE_NODE &&
-	    s != MBD_SHAPE_SET_NODE)
+	if (!mbd_shape_is_range(s))
 		return false;
 	*lo = op->base;
 	*hi = op->size > UINT64_MAX - op->base ? UINT64_MAX : op->base + op->size;

@@ -151,13 +151,23 @@ static void test_internal_and_v616(void)
 	MBD_CHECK(imp("memblock_phys_free: [0x00000000bfbd9000-0x00000000bfbd9fff] memblock_double_array+0x1b0/0x200\n"
 		      "memblock_free: [0x00000000bfbd8000-0x00000000bfbd8fff] memblock_free_reserved_regions+0x1/0x2\n"
 		      "__memblock_reserve: [0x0000000040200000-0x0000000042acffff] nid=-1 flags=0 arm64_memblock_init+0x2b0/0x310\n"
-		      "__memblock_reserve: [0x00000000bffff000-0x00000000bfffffff] nid=0 flags=20 memblock_alloc_range_nid+0x10c/0x1b8\n",
+		      "__memblock_reserve: [0x00000000bffff000-0x00000000bfffffff] nid=0 flags=20 memblock_alloc_range_nid+0x10c/0x1b8\n"
+		      "__memblock_reserve: [0x00000000bfffe000-0x00000000bfffefff] nid=-1 flags=20 memblock_alloc_range_nid+0x10c/0x1b8\n"
+		      "__memblock_reserve: [0x00000000bfff0000-0x00000000bfffdfff] nid=-1 flags=a0 memblock_alloc_range_nid+0x1/0x2\n",
 		      MBD_CONV_AUTO, &t, &st, &text) == 0);
-	/* memblock's own frees are not calls; reservations are, without nid and flags */
-	MBD_CHECK_EQ_U64(t.n_ops, 2);
+	/* memblock's own frees are not calls; a plain reservation is
+	 * memblock_reserve, memblock's own (RSRV_KERN) memblock_reserve_kern
+	 * with the node it was made for */
+	MBD_CHECK_EQ_U64(t.n_ops, 4);
 	check_op(&t, 0, MBD_OP_RESERVE, 0x40200000, 0x28d0000);
-	check_op(&t, 1, MBD_OP_RESERVE, 0xbffff000, 0x1000);
-	MBD_CHECK(text && strstr(text, "reserved with nid 0 flags 0x20"));
+	check_op(&t, 1, MBD_OP_RESERVE_KERN, 0xbffff000, 0x1000);
+	MBD_CHECK_EQ_U64((uint64_t)(int64_t)t.ops[1].nid, 0);
+	check_op(&t, 2, MBD_OP_RESERVE_KERN, 0xbfffe000, 0x1000);
+	MBD_CHECK(t.ops[2].nid == MBD_NUMA_NO_NODE);
+	check_op(&t, 3, MBD_OP_RESERVE_KERN, 0xbfff0000, 0xe000);
+	MBD_CHECK(text && strstr(text, "memblock_reserve_kern: [0x00000000bffff000-0x00000000bfffffff] nid=0\n"));
+	MBD_CHECK(text && strstr(text, "memblock_reserve_kern: [0x00000000bfffe000-0x00000000bfffefff]\n"));
+	MBD_CHECK(text && strstr(text, "reserved with flags 0xa0"));
 	free(text);
 	mbd_trace_free(&t);
 }

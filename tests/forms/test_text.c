@@ -144,7 +144,7 @@ static void test_round_trip_extremes(void)
 	for (uint32_t k = 0; k < MBD_OP__COUNT; k++) {
 		enum mbd_op_shape sh = mbd_op_table[k].shape;
 
-		if (sh != MBD_SHAPE_RANGE && sh != MBD_SHAPE_RANGE_NODE && sh != MBD_SHAPE_SET_NODE)
+		if (!mbd_shape_is_range(sh))
 			continue;
 		for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 			for (size_t j = 0; j < sizeof(vals) / sizeof(vals[0]); j++) {
