@@ -19,6 +19,9 @@
 #  - every report line is at most 72 columns;
 #  - --reach-time is refused, naming --reach-runs.
 # Every search is bounded by runs (--runs, --reach-runs), not the clock.
+# The findings' tests in the real tools/testing/memblock are left out
+# (--no-kernel-tests: four builds of the suite; check/kernel-tests-real
+# runs the suite).
 set -uo pipefail
 src=${1:?usage: test_check_real.sh SOURCE_DIR MBDIFF [WORKDIR]}
 . "$src/tests/lib/check_lib.sh"
@@ -47,7 +50,7 @@ grep -q '^+.*type->cnt + 1 <= type->max' "$work/broken.patch" && ok ||
 	bad "linux-$v has no 'type->cnt * 2 + 1 <= type->max' line to change"
 
 run() { # run NAME PATCH
-	bash "$src/scripts/check.sh" --base "$v" --runs 2000 --reach-runs 300 \
+	bash "$src/scripts/check.sh" --base "$v" --runs 2000 --reach-runs 300 --no-kernel-tests \
 		--build-dir "$work/build" -o "$work/$1" --json "$work/$1.json" "$2" >"$work/$1.log" 2>&1
 }
 columns() {
@@ -65,10 +68,10 @@ grep -q "^base:  Linux $v" "$work/harmless/report.txt" && ok || bad "the base is
 columns "$work/harmless/report.txt"
 # branch coverage of the five functions, both variants, from a real build
 for fn in memblock_add_range memblock_isolate_range memblock_merge_regions memblock_insert_region memblock_double_array; do
-	for v in kernel:base kernel:patched; do
-		jq -e --arg f "$fn" --arg v "$v" '.coverage.functions[] | select(.function == $f and .variant == $v) |
+	for side in kernel:base kernel:patched; do
+		jq -e --arg f "$fn" --arg v "$side" '.coverage.functions[] | select(.function == $f and .variant == $v) |
 			.branches[1] > 0 and .branches[0] <= .branches[1]' "$work/harmless.json" >/dev/null && ok ||
-			bad "no branch coverage of $fn in $v: $(jq -c .coverage "$work/harmless.json")"
+			bad "no branch coverage of $fn in $side: $(jq -c .coverage "$work/harmless.json")"
 	done
 	grep -q "^  $fn  *[0-9]*/[0-9]*  *[0-9]*/[0-9]*\$" "$work/harmless/report.txt" && ok || bad "no $fn line in the report"
 done
