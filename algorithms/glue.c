@@ -313,6 +313,13 @@ static void mbd_glue_copy_type(struct mbd_type_state *out,
 	if (mbd_type_state_reserve(out, n))
 		n = out->cap;
 	out->n_copied = n;
+	memset(&out->empty_slot, 0, sizeof(out->empty_slot));
+	if (cnt == 0 && type->max > 0) {
+		out->empty_slot.base = type->regions[0].base;
+		out->empty_slot.size = type->regions[0].size;
+		out->empty_slot.flags = type->regions[0].flags;
+		out->empty_slot.nid = memblock_get_region_node(&type->regions[0]);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct memblock_region *r = &type->regions[i];
 

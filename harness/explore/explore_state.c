@@ -81,6 +81,10 @@ static void digest_type(struct mbd_xhash *x, const struct mbd_type_state *t)
 		mbd_xhash_u64(x, g->size);
 		mbd_xhash_u64(x, (uint64_t)g->flags << 32 | (uint32_t)g->nid);
 	}
+	/* zero unless empty: the slot the next add reads (mbd_variant.h) */
+	mbd_xhash_u64(x, t->empty_slot.base);
+	mbd_xhash_u64(x, t->empty_slot.size);
+	mbd_xhash_u64(x, (uint64_t)t->empty_slot.flags << 32 | (uint32_t)t->empty_slot.nid);
 }
 
 static bool is_alloc(uint32_t kind)

@@ -26,6 +26,11 @@ struct mbd_type_state {
 	bool regions_slab;     /* array came from kmalloc (in_slab flag) */
 	size_t n_copied;       /* regions[] holds min(cnt, max, cap limit) */
 	struct mbd_region *regions;
+	/* An empty type's slot 0 (cnt 0; before v6.11 the zero-size dummy),
+	 * zero otherwise. Not a region, so compared by nobody, but the next
+	 * add reads it (a size of 0 means "empty") and a variant can leave it
+	 * stale: explore's state hash covers it. */
+	struct mbd_region empty_slot;
 	size_t cap;            /* allocated length of regions[] */
 };
 
