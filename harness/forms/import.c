@@ -110,6 +110,9 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		case L_E820UPD:
 			r = mbd_imp_do_e820_update(x, l);
 			break;
+		case L_FREEING:
+			r = mbd_imp_do_freeing(x, l);
+			break;
 		default:
 			mbd_imp_unparsed(x, l);
 			break;
@@ -178,6 +181,7 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 
 	memset(st, 0, sizeof(*st));
 	memset(&x, 0, sizeof(x));
+	mbd_iset_init(&x.rsv);
 	x.st = st;
 	x.unparsed = unp;
 	names = malloc(nsrc ? nsrc * NAME_BUF : 1);
@@ -311,5 +315,6 @@ out:
 	free(names);
 	mbd_imp_cover_free(&x.cov[0]);
 	mbd_imp_cover_free(&x.cov[1]);
+	mbd_iset_free(&x.rsv);
 	return rc;
 }

@@ -97,8 +97,9 @@ static bool dump_line(struct ictx *x, struct dump *d, const struct line *l)
 				mbd_imp_fail(x, l, "flags: 0x%llx out of range: at most 32 bits",
 					     (ull)v);
 			e->flags = (uint32_t)v;
-			if (v & ~(uint64_t)0x1f)
-				d->unknown_flags++; /* v6.16+ RSRV_KERN, KHO_SCRATCH */
+			/* RSRV_KERN (v6.16+) a trace writes with memblock_reserve_kern */
+			if (v & ~(uint64_t)(0x1f | MBD_FLAG_RSRV_KERN))
+				d->unknown_flags++; /* KHO_SCRATCH, RSRV_HUGETLB */
 			else
 				e->have |= MBD_EXPECT_HAS_FLAGS;
 		}
@@ -160,7 +161,7 @@ void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *firs
 	mbd_imp_printf(&x->body, "# checkpoint: %s:%u\n", first->src, first->no);
 	if (d->unknown_flags)
 		mbd_imp_printf(&x->body, "# (%zu regions carry flags a trace cannot write, v6.16+ "
-			       "RSRV_KERN 0x20 or KHO_SCRATCH 0x40: their flags are not checked)\n",
+			       "KHO_SCRATCH 0x40 or RSRV_HUGETLB 0x80: their flags are not checked)\n",
 			       d->unknown_flags);
 	for (int t = 0; t < 2; t++) {
 		struct mbd_expect h;

@@ -128,6 +128,7 @@ void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op,
 	mbd_imp_printf(b, "%s\n", x->tmp);
 	x->ops++;
 	x->st->ops++;
+	mbd_imp_track(x, op);
 	if (op->kind == MBD_OP_ADD || op->kind == MBD_OP_ADD_NODE)
 		x->mem_ops++;
 }

@@ -96,11 +96,13 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 	if (kind == MBD_OP_PHYS_FREE && memblock_internal(caller)) {
 		mbd_imp_comment(x, l, " (a free made inside memblock itself: not an op)");
 		x->st->known++;
+		mbd_imp_track(x, &op);  /* the model makes it itself */
 		return 0;
 	}
 	if (kind == MBD_OP_RESERVE && mbd_imp_starts(caller, "memblock_double_array")) {
 		mbd_imp_comment(x, l, " (the new array's reservation, made inside memblock_double_array: not an op)");
 		x->st->known++;
+		mbd_imp_track(x, &op);
 		/* logged all the same: not a range to infer from the first dump */
 		if (!x->dumps_seen)
 			mbd_imp_cover_add(&x->cov[1], op.base, op.size);

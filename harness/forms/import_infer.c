@@ -8,17 +8,26 @@
 
 #include "import_int.h"
 
+/* A gap of one dump region: what reserves it. */
+struct pre_gap {
+	struct ictx *x;
+	uint32_t kind;  /* memblock_reserve, or _kern for an RSRV_KERN region */
+};
+
 static void pre_reserve(void *ctx, uint64_t base, uint64_t size)
 {
-	struct ictx *x = ctx;
+	struct pre_gap *g = ctx;
+	struct ictx *x = g->x;
 	struct mbd_op op;
 
 	memset(&op, 0, sizeof(op));
-	op.kind = MBD_OP_RESERVE;
+	op.kind = g->kind;
 	op.base = base;
 	op.size = size;
+	op.nid = MBD_NUMA_NO_NODE;
 	mbd_text_format_op(x->tmp, sizeof(x->tmp), &op);
 	mbd_imp_printf(&x->pre, "%s\n", x->tmp);
+	mbd_imp_track(x, &op);
 	x->ops++;
 	x->st->ops++;
 }
@@ -59,12 +68,18 @@ void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *
 	if (!rsv_gap)
 		return;
 	mbd_imp_printf(&x->pre, "# inferred from %s:%u: the parts of its reserved regions no "
-		       "logged call reserved, reserved before memblock=debug took effect\n",
+		       "logged call reserved, reserved before memblock=debug took effect (as "
+		       "memblock_reserve_kern where the region has RSRV_KERN 0x20: memblock's own "
+		       "early allocations; with no node, which NUMA init sets later)\n",
 		       first->src, first->no);
-	for (size_t i = 0; i < d->n; i++)
-		if (d->reg[i].type == MBD_TYPE_RESERVED && d->reg[i].size)
-			mbd_imp_cover_gaps(&x->cov[1], d->reg[i].base, d->reg[i].size,
-					   pre_reserve, x);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct mbd_expect *e = &d->reg[i];
+		struct pre_gap g = { x, (e->flags & MBD_FLAG_RSRV_KERN) ?
+				     MBD_OP_RESERVE_KERN : MBD_OP_RESERVE };
+
+		if (e->type == MBD_TYPE_RESERVED && e->size)
+			mbd_imp_cover_gaps(&x->cov[1], e->base, e->size, pre_reserve, &g);
+	}
 }
 
 /*

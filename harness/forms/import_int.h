@@ -8,6 +8,7 @@
  *   import_dump.c    MEMBLOCK configuration dumps -> state and checkpoints
  *   import_state.c   debugfs memblock arrays -> checkpoints
  *   import_infer.c   calls memblock=debug never shows, inferred from a dump
+ *   import_frees.c   free_reserved_area() frees, placed by the final view
  *   import_cover.c   the ranges a trace touched, and the gaps beyond them
  *   import_events.c  memblock=debug calls, doublings, e820/EFI/OF/node maps
  *   import.c         the two phases over all lines; mbd_import()
@@ -21,6 +22,7 @@
 
 #include "mbd_expect.h"
 #include "mbd_import.h"
+#include "mbd_interval.h"
 #include "mbd_text.h"
 
 #define MAX_COMMENT 3000
@@ -49,7 +51,15 @@ struct line {
 };
 
 enum cls { L_BLANK, L_HEADER, L_OTHER, L_OP, L_ALLOC, L_KNOWN, L_DOUBLED, L_DUMP,
-	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE, L_STATE, L_E820UPD, L__COUNT };
+	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE, L_STATE, L_E820UPD, L_FREEING, L__COUNT };
+
+/* "Freeing NAME memory: NK" lines waiting for the final debugfs view. */
+#define MBD_IMP_MAX_FREES 16
+struct freeing {
+	unsigned no;
+	uint64_t kib;
+	bool used;
+};
 
 /* Ranges a trace added or reserved, to find what a dump shows beyond them. */
 struct cover {
@@ -81,6 +91,9 @@ struct ictx {
 	 * dump: what that dump shows beyond them predates memblock=debug */
 	struct cover cov[2];
 	int hint;              /* array the last line named (debugfs views): 0, 1, -1 */
+	struct mbd_iset rsv;   /* what the emitted calls reserved (import_frees.c) */
+	struct freeing frees[MBD_IMP_MAX_FREES];
+	size_t n_frees;
 	uint32_t max[2];       /* the arrays' initial sizes (the config's) */
 	char err[MBD_IMPORT_ERROR_MAX]; /* the first error: the import fails */
 	char tmp[512];
@@ -193,6 +206,13 @@ size_t mbd_imp_live_regions(const struct dump *d, int t, uint64_t *sum);
 
 /* A read dump (first is its header line) -> starting state or checkpoints. */
 void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *first);
+
+/* "Freeing NAME memory: NK" (free_reserved_area) */
+int mbd_imp_do_freeing(struct ictx *x, const struct line *l);
+/* Follow an emitted call's effect on memblock.reserved. */
+void mbd_imp_track(struct ictx *x, const struct mbd_op *op);
+/* Before the final debugfs view of reserved: the frees it shows. */
+void mbd_imp_infer_frees(struct ictx *x, const struct dump *d);
 
 /* e820: update [mem A-B] usable ==> reserved */
 int mbd_imp_do_e820_update(struct ictx *x, const struct line *l);

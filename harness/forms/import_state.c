@@ -6,8 +6,8 @@
  *   "   0: 0x0000000040000000..0x00000000bfffffff    0 NONE"  (later: node,
  *                                                  flag names joined by |)
  * The end is inclusive; a node printed as "x" is MAX_NUMNODES (no node).
- * RSV_KERN (v6.16+) and KHO_SCRATCH are left unchecked: .mbt flags stop
- * at 0x1f.
+ * KHO_SCRATCH and RSV_HUGETLB are left unchecked (no trace op sets them);
+ * RSV_KERN (v6.16+) is checked: memblock_reserve_kern sets it.
  * debugfs prints no header: the line before the view must name the array
  * ("cat /sys/kernel/debug/memblock/reserved", or a marker saying so).
  */
@@ -22,7 +22,7 @@ static const struct {
 	uint32_t bit;
 } flag_names[] = {
 	{ "HOTPLUG", 0x1 }, { "MIRROR", 0x2 }, { "NOMAP", 0x4 },
-	{ "DRV_MNG", 0x8 }, { "RSV_NIT", 0x10 },
+	{ "DRV_MNG", 0x8 }, { "RSV_NIT", 0x10 }, { "RSV_KERN", MBD_FLAG_RSRV_KERN },
 };
 
 /* "NOMAP|HOTPLUG" -> bits; false if one of them is not a flag a trace can write. */
@@ -132,6 +132,8 @@ size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i)
 	if (!x->err[0] && !x->body.oom) {
 		d->have_cnt[t] = true;
 		d->cnt[t] = d->n;
+		if (t)
+			mbd_imp_infer_frees(x, d);
 		mbd_imp_printf(&x->body, "# the kernel's own memblock.%s (debugfs)\n",
 			       t ? "reserved" : "memory");
 		mbd_imp_finish_dump(x, d, &ls[i]);

@@ -78,7 +78,7 @@ static void test_debugfs(void)
 		      "mbdiff-boot-lab: begin memory\n"
 		      "   0: 0x0000000040000000..0x000000007fffffff    0 NONE\n"
 		      "mbdiff-boot-lab: begin reserved\n"
-		      "   0: 0x0000000040200000..0x0000000040ffffff    x RSV_KERN\n",
+		      "   0: 0x0000000040200000..0x0000000040ffffff    x UNKNOWN\n",
 		      MBD_CONV_AUTO, &t, &st, NULL) == 0);
 	MBD_CHECK_EQ_U64(t.n_expects, 4);
 	MBD_CHECK(t.n_expects == 4 && (t.expects[1].have & MBD_EXPECT_HAS_NID) &&
@@ -88,6 +88,53 @@ static void test_debugfs(void)
 	MBD_CHECK(t.n_ops == 3 && t.ops[2].kind == MBD_OP_SET_NODE && t.ops[2].nid == 0);
 	MBD_CHECK_EQ_U64(run_ref(&t, &v), 0);
 	MBD_CHECK(!v.divergent);
+	mbd_trace_free(&t);
+}
+
+/*
+ * v7.2+ free_reserved_area() removes the initrd and the init sections from
+ * memblock.reserved unlogged: each "Freeing NAME memory: NK" becomes a
+ * memblock_phys_free of the hole the final view shows, if its whole pages
+ * make N KiB; a hole no line accounts for stays a difference. RSV_KERN in
+ * the view is checked (memblock_reserve_kern sets it).
+ */
+static const char frees_log[] =
+	"memblock_add: [0x0000000040000000-0x000000007fffffff] a+0x1/0x2\n"
+	"__memblock_reserve: [0x0000000040200000-0x0000000042acffff] nid=-1 flags=0 b+0x1/0x2\n"
+	"__memblock_reserve: [0x0000000048000000-0x00000000480f0fff] nid=-1 flags=0 b+0x1/0x2\n"
+	"__memblock_reserve: [0x000000007fff0000-0x000000007fffffff] nid=-1 flags=20 memblock_alloc_range_nid+0x1/0x2\n"
+	"__memblock_reserve: [0x000000007ffe0000-0x000000007ffe0fff] nid=-1 flags=0 c+0x1/0x2\n"
+	"[    1.313462] Freeing initrd memory: 960K\n"
+	"[    2.609640] Freeing unused kernel memory: 2560K\n"
+	"mbdiff-boot-lab: begin reserved\n"
+	"   0: 0x0000000040200000..0x000000004226ffff    x NONE\n"
+	"   1: 0x00000000424f0000..0x0000000042acffff    x NONE\n"
+	"   2: 0x00000000480f0d7e..0x00000000480f0fff    x NONE\n"
+	"   3: 0x000000007fff0000..0x000000007fffffff    x RSV_KERN\n";
+
+static void test_unlogged_frees(void)
+{
+	struct mbd_import_stats st;
+	struct mbd_verdict v;
+	struct mbd_trace t;
+	char *text;
+	size_t n;
+
+	mbd_trace_init(&t);
+	MBD_CHECK(imp(frees_log, MBD_CONV_AUTO, &t, &st, &text) == 0);
+	n = t.n_ops;
+	/* the 4K reservation at 0x7ffe0000 is gone without a line: not inferred */
+	MBD_CHECK_EQ_U64(n, 7);
+	if (n == 7) {
+		check_op(&t, 5, MBD_OP_PHYS_FREE, 0x42270000, 0x280000);
+		check_op(&t, 6, MBD_OP_PHYS_FREE, 0x48000000, 0xf0d7e);
+	}
+	MBD_CHECK(text && strstr(text, "inferred from t.log:6 (\"Freeing ... memory: 960K\")"));
+	MBD_CHECK(t.n_expects == 5 && (t.expects[4].have & MBD_EXPECT_HAS_FLAGS) &&
+		  t.expects[4].flags == MBD_FLAG_RSRV_KERN);
+	MBD_CHECK_EQ_U64(run_ref(&t, &v), 1); /* only the unexplained hole differs */
+	MBD_CHECK(strstr(v.detail, "reserved.cnt is 5, expected 4") != NULL);
+	free(text);
 	mbd_trace_free(&t);
 }
 
@@ -258,5 +305,6 @@ int main(void)
 	test_internal_and_v616();
 	test_efi_64k_and_e820_update();
 	test_early_state_and_sizes();
+	test_unlogged_frees();
 	return mbd_test_done();
 }
