@@ -53,12 +53,21 @@ static phys_addr_t mbd_glue_limit(u64 limit)
 	return limit < MBD_KC_PHYS_LIMIT ? limit : MBD_KC_PHYS_LIMIT;
 }
 
+/*
+ * Boot-array slots the calls since the last reset may have written: those
+ * below the max reset gave (a larger array lives in the arena). A reset
+ * zeroes them only after a call ran, so every slot is zero whenever no call
+ * has run since a reset, and a reset after a reset costs nothing.
+ */
+static unsigned long mbd_glue_init_used[2];
+
 static void mbd_glue_reset_type(struct memblock_type *type,
-				struct memblock_region *init, size_t n,
-				unsigned long max)
+				struct memblock_region *init,
+				unsigned long *used, unsigned long max)
 {
-	/* slots past max are never read (doubling copies max of them) */
-	memset(init, 0, (max < n ? max : n) * sizeof(*init));
+	if (mbd_kc.dirty)
+		memset(init, 0, *used * sizeof(*init));
+	*used = max;
 	type->regions = init;
 	type->cnt = 0;
 	type->max = max;
@@ -85,6 +94,9 @@ static void mbd_glue_kstate_restore(void)
 		mbd_ks_saved = true;
 		return;
 	}
+	/* nothing ran since the last restore: every object is as booted */
+	if (!mbd_kc.dirty)
+		return;
 #define MBD_KSTATE(sym) memcpy((void *)&(sym), mbd_ks_##sym, sizeof(sym));
 #include "mbd_kstate.h"
 #undef MBD_KSTATE
@@ -97,10 +109,10 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 	u64 most = mbd_kc.n_touched ?
 		max(memblock.memory.max, memblock.reserved.max) : 0;
 
+	mbd_glue_kstate_restore();
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
 		     cfg->movable, verbose,
 		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
-	mbd_glue_kstate_restore();
 	/* then the configuration, as for the reference */
 	memblock.memory.max = mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions));
 	memblock.reserved.max = mbd_glue_max(cfg->reserved_max,
@@ -119,17 +131,17 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 	u64 most = mbd_kc.n_touched ?
 		max(memblock.memory.max, memblock.reserved.max) : 0;
 
+	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
+			    &mbd_glue_init_used[0],
+			    mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions)));
+	mbd_glue_reset_type(&memblock.reserved, memblock_reserved_init_regions,
+			    &mbd_glue_init_used[1],
+			    mbd_glue_max(cfg->reserved_max,
+					 ARRAY_SIZE(memblock_reserved_init_regions)));
+	/* last: it clears mbd_kc.dirty */
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
 		     cfg->movable, verbose,
 		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
-
-	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
-			    ARRAY_SIZE(memblock_memory_init_regions),
-			    mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions)));
-	mbd_glue_reset_type(&memblock.reserved, memblock_reserved_init_regions,
-			    ARRAY_SIZE(memblock_reserved_init_regions),
-			    mbd_glue_max(cfg->reserved_max,
-					 ARRAY_SIZE(memblock_reserved_init_regions)));
 	memblock.memory.name = "memory";
 	memblock.reserved.name = "reserved";
 	memblock.bottom_up = cfg->bottom_up;
@@ -281,6 +293,7 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 		res->panic_msg[sizeof(res->panic_msg) - 1] = '\0';
 		return;
 	}
+	mbd_kc.dirty = true;
 	mbd_kc.armed = true;
 	mbd_glue_call(op, res);
 	mbd_kc.armed = false;

@@ -25,6 +25,9 @@
 /* KMALLOC_MAX_SIZE with 4 KiB pages and MAX_ORDER 10 */
 #define MBD_KC_KMALLOC_MAX (4ULL << 20)
 
+/* Zeroed arena ranges kept mapped before they are all released. */
+#define MBD_KC_KEPT 64
+
 struct mbd_kc_ctx {
 	jmp_buf panic_jmp;      /* where BUG_ON()/panic() return to */
 	bool armed;             /* inside a call: panic_jmp is valid */
@@ -43,13 +46,19 @@ struct mbd_kc_ctx {
 	uint64_t touched_lo;    /* lowest and highest __va() address */
 	uint64_t touched_hi;
 	uint64_t heap_next;     /* next free heap offset */
+	bool dirty;             /* a call ran since the last reset */
+	/* zeroed page ranges kept mapped since the last release */
+	uint64_t kept_lo[MBD_KC_KEPT];
+	uint64_t kept_hi[MBD_KC_KEPT];
+	unsigned int n_kept;
 };
 
 /*
- * Back to boot state: releases every arena page touched since the last
- * reset (so memory use stays flat), clears counters, re-arms ONCE warnings.
- * array_bytes bounds how far past each __va() address the last input may
- * have written (its largest region array; arrays only grow in one input).
+ * Back to boot state: zeroes every arena byte written since the last reset
+ * (the pages stay mapped, up to MBD_KC_KEPT ranges), clears counters,
+ * re-arms ONCE warnings, clears dirty. array_bytes bounds how far past each
+ * __va() address the last input may have written (its largest region
+ * array; arrays only grow in one input).
  */
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 		  bool mirror, bool movable, int verbose, uint64_t array_bytes);

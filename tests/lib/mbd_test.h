@@ -43,6 +43,15 @@ static int mbd_test_passed, mbd_test_failed;
 	}								\
 } while (0)
 
+/* xorshift64: the same pseudo-random sequence on every machine. */
+static inline uint64_t mbd_test_rnd(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 /* Print the closing line ctest and CI read, and return the exit status. */
 static inline int mbd_test_done(void)
 {
