@@ -20,6 +20,13 @@ struct mbd_slot {
 	struct mbd_state *after;
 	struct mbd_result res;
 	struct mbd_oracle *oracle; /* NULL when opts.oracle is off */
+	/*
+	 * Every state and result so far equals the baseline's (and both are
+	 * judged by the same contract): the comparison is known to find
+	 * nothing and the baseline's oracle step stands for this one's.
+	 */
+	bool same;
+	bool oracle_behind;     /* same, and its oracle skipped steps */
 };
 
 struct mbd_runner {
@@ -112,6 +119,62 @@ static void set_detail(struct mbd_verdict *v, const char *s)
 	v->detail[len] = '\0';
 }
 
+static bool type_equal(const struct mbd_type_state *a,
+		       const struct mbd_type_state *b)
+{
+	return a->cnt == b->cnt && a->max == b->max &&
+	       a->total_size == b->total_size && a->regions_pa == b->regions_pa &&
+	       a->regions_static == b->regions_static &&
+	       a->regions_slab == b->regions_slab && a->n_copied == b->n_copied &&
+	       (a->n_copied == 0 ||
+		memcmp(a->regions, b->regions, a->n_copied * sizeof(*a->regions)) == 0);
+}
+
+static bool state_equal(const struct mbd_state *a, const struct mbd_state *b)
+{
+	return a->warnings == b->warnings && type_equal(&a->memory, &b->memory) &&
+	       type_equal(&a->reserved, &b->reserved);
+}
+
+static bool result_equal(const struct mbd_result *a, const struct mbd_result *b)
+{
+	return a->ret == b->ret && a->panicked == b->panicked &&
+	       (!a->panicked ||
+		strncmp(a->panic_msg, b->panic_msg, sizeof(a->panic_msg)) == 0);
+}
+
+/* Bring a lagging oracle up to the baseline's (same history, same model). */
+static int catch_up(const struct mbd_runner *r, struct mbd_slot *s)
+{
+	if (!s->oracle_behind)
+		return 0;
+	s->oracle_behind = false;
+	return mbd_oracle_copy(s->oracle, r->slot[0].oracle);
+}
+
+/*
+ * After an op: a variant that just left the baseline's path gets its
+ * oracle back in step first (the baseline's is not stepped yet for this
+ * op, so it holds the state both had before it).
+ */
+static int update_same(struct mbd_runner *r)
+{
+	const struct mbd_slot *a = &r->slot[0];
+
+	for (size_t j = 1; j < r->n; j++) {
+		struct mbd_slot *b = &r->slot[j];
+
+		if (!b->same)
+			continue;
+		if (result_equal(&a->res, &b->res) && state_equal(a->after, b->after))
+			continue;
+		b->same = false;
+		if (catch_up(r, b))
+			return -1;
+	}
+	return 0;
+}
+
 static void reset_all(struct mbd_runner *r, const struct mbd_config *cfg)
 {
 	for (size_t i = 0; i < r->n; i++) {
@@ -124,6 +187,9 @@ static void reset_all(struct mbd_runner *r, const struct mbd_config *cfg)
 		mbd_state_copy(s->before, s->after);
 		if (s->oracle)
 			mbd_oracle_reset(s->oracle, cfg);
+		s->oracle_behind = false;
+		s->same = i > 0 && s->var->kver == r->slot[0].var->kver &&
+			  state_equal(s->after, r->slot[0].after);
 	}
 }
 
@@ -183,7 +249,7 @@ static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
 		const struct mbd_slot *b = &r->slot[j];
 		enum mbd_class c;
 
-		if (a->res.panicked || b->res.panicked)
+		if (a->res.panicked || b->res.panicked || b->same)
 			continue;
 		memset(&d, 0, sizeof(d));
 		c = mbd_compare(&a->res, a->after, &b->res, b->after, &d);
@@ -204,18 +270,24 @@ static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
  * With base non-NULL the baseline's own finding goes there instead (a
  * baseline fault), whatever the comparison found.
  */
-static void oracle_all(const struct mbd_runner *r, const struct mbd_op *op,
+static void oracle_all(struct mbd_runner *r, const struct mbd_op *op,
 		       struct mbd_oracle_finding *best, struct mbd_finding *f,
 		       struct mbd_oracle_finding *base)
 {
 	struct mbd_oracle_finding of;
 
 	for (size_t i = 0; i < r->n; i++) {
-		const struct mbd_slot *s = &r->slot[i];
+		struct mbd_slot *s = &r->slot[i];
 		enum mbd_class c;
 
 		if (!s->oracle || s->res.panicked)
 			continue;
+		/* its finding would equal the baseline's, a tie the baseline
+		   wins (or a baseline fault that ends the trace) */
+		if (s->same) {
+			s->oracle_behind = true;
+			continue;
+		}
 		memset(&of, 0, sizeof(of));
 		c = mbd_oracle_step(s->oracle, op, s->before, s->after,
 				    &s->res, &of);
@@ -376,6 +448,8 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 		size_t pdiff;
 
 		apply_all(r, op);
+		if (update_same(r))
+			return -1;
 		any_panic = check_panics(r, &all_same, &pdiff);
 		if (any_panic && all_same) {
 			v->all_panicked = true;
@@ -456,7 +530,12 @@ const struct mbd_result *mbd_runner_result(const struct mbd_runner *r, size_t i)
 	return i < r->n ? &r->slot[i].res : NULL;
 }
 
+/* A lagging oracle is brought up to date when someone looks at it. */
 struct mbd_oracle *mbd_runner_oracle(const struct mbd_runner *r, size_t i)
 {
-	return i < r->n ? r->slot[i].oracle : NULL;
+	if (i >= r->n)
+		return NULL;
+	if (catch_up(r, &r->slot[i]))
+		return NULL;
+	return r->slot[i].oracle;
 }

@@ -66,6 +66,16 @@ static void emit(struct mbd_ival *out, size_t *n, uint64_t start, uint64_t end,
 	(*n)++;
 }
 
+int mbd_iset_copy(struct mbd_iset *dst, const struct mbd_iset *src)
+{
+	if (grow(&dst->v, &dst->cap, src->n))
+		return -1;
+	if (src->n)
+		memcpy(dst->v, src->v, src->n * sizeof(*src->v));
+	dst->n = src->n;
+	return 0;
+}
+
 int mbd_iset_reserve(struct mbd_iset *s)
 {
 	if (grow(&s->v, &s->cap, 1) || grow(&s->tmp, &s->tmp_cap, 1))

@@ -46,6 +46,8 @@ int mbd_iset_reserve(struct mbd_iset *s);
 void mbd_iset_free(struct mbd_iset *s);
 /* Empty the set; keeps the buffers. */
 void mbd_iset_clear(struct mbd_iset *s);
+/* dst = src (dst's buffer grows); 0, or -1 when out of memory. */
+int mbd_iset_copy(struct mbd_iset *dst, const struct mbd_iset *src);
 
 /*
  * All editing calls return 0, or -1 when out of memory (the set is then

@@ -33,6 +33,12 @@ void mbd_oracle_free(struct mbd_oracle *o);
  */
 void mbd_oracle_set_kver(struct mbd_oracle *o, uint32_t kver);
 
+/*
+ * dst takes src's model (its own contract version stays). For a variant
+ * whose history equals src's variant's so far: the runner steps one oracle
+ * for both. 0, or -1 when out of memory (dst is then marked broken).
+ */
+int mbd_oracle_copy(struct mbd_oracle *dst, const struct mbd_oracle *src);
 /* Start over from the boot state (both types empty). */
 void mbd_oracle_reset(struct mbd_oracle *o, const struct mbd_config *cfg);
 

@@ -107,6 +107,32 @@ void mbd_oracle_reset(struct mbd_oracle *o, const struct mbd_config *cfg)
 	o->broken = false;
 }
 
+int mbd_oracle_copy(struct mbd_oracle *dst, const struct mbd_oracle *src)
+{
+	bool rsrv_kern = dst->rsrv_kern, late_free = dst->late_free;
+
+	if (mbd_iset_copy(&dst->t[MEM], &src->t[MEM]) ||
+	    mbd_iset_copy(&dst->t[RSV], &src->t[RSV])) {
+		dst->broken = true;
+		return -1;
+	}
+	dst->total[MEM] = src->total[MEM];
+	dst->total[RSV] = src->total[RSV];
+	dst->resize = src->resize;
+	dst->slab = src->slab;
+	dst->bottom_up = src->bottom_up;
+	dst->mirror_cfg = src->mirror_cfg;
+	dst->movable = src->movable;
+	dst->has_mirror = src->has_mirror;
+	dst->limit = src->limit;
+	dst->broken = src->broken;
+	dst->trim_wrapped = src->trim_wrapped;
+	/* the contract stays dst's own */
+	dst->rsrv_kern = rsrv_kern;
+	dst->late_free = late_free;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- findings */
 
 /* ------------------------------------------------------------ model edits */
