@@ -126,6 +126,7 @@ static bool type_equal(const struct mbd_type_state *a,
 	       a->total_size == b->total_size && a->regions_pa == b->regions_pa &&
 	       a->regions_static == b->regions_static &&
 	       a->regions_slab == b->regions_slab && a->n_copied == b->n_copied &&
+	       memcmp(&a->empty_slot, &b->empty_slot, sizeof(a->empty_slot)) == 0 &&
 	       (a->n_copied == 0 ||
 		memcmp(a->regions, b->regions, a->n_copied * sizeof(*a->regions)) == 0);
 }

@@ -106,6 +106,7 @@ static void mix_type(uint64_t *h, const struct mbd_type_state *t)
 	mix(h, &t->regions_pa, sizeof(t->regions_pa));
 	mix(h, &t->regions_static, sizeof(t->regions_static));
 	mix(h, &t->regions_slab, sizeof(t->regions_slab));
+	mix(h, &t->empty_slot, sizeof(t->empty_slot));
 	for (size_t i = 0; i < t->n_copied; i++) {
 		mix(h, &t->regions[i].base, sizeof(t->regions[i].base));
 		mix(h, &t->regions[i].size, sizeof(t->regions[i].size));
