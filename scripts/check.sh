@@ -336,7 +336,7 @@ mbd_log "built in $(mbd_elapsed "$t_base") s"
 mbdiff=$bdir/mbdiff
 fuzz=$bdir/fuzz_diff
 pair=kernel:base,kernel:patched
-topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-traces=$out/keep")
+topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-going=$out/keep")
 
 # ---- 4. search ---------------------------------------------------------------
 
@@ -509,7 +509,7 @@ for sig in "$out"/keep/*.sig; do
 		cp "$out/keep/$h.mbt" "$rk/seed/"
 		# runs, not seconds, and a fixed seed: the same answer on a busy machine
 		nice -n 10 "$fuzz" "--variants=$pair" "--min-class=$min_class" --no-expect --config=boot \
-			"--keep-traces=$rk/keep" "--want=$h" -runs="$reach_runs" \
+			"--keep-going=$rk/keep" "--want=$h" -runs="$reach_runs" \
 			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" "$rk/seed" \
 			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
 		if [[ -f $rk/keep/$h.mbt ]]; then

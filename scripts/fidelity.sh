@@ -15,7 +15,7 @@
 #
 # Known differences are not stop signs: the fuzz target skips inputs whose
 # first divergence is known (--known) and keeps going past unexplained ones
-# too (--keep-going, one saved input per distinct signature), so the
+# too (--keep-going, one saved trace per signature key), so the
 # campaign measures the whole time box. Each unexplained signature is
 # minimized into WORK/unexplained-N.mbt.
 #
@@ -153,7 +153,7 @@ if ((time > 0)); then
 	echo "fuzz: $f_execs executions in ${f_secs} s"
 	# one reproducer per unexplained signature, minimized
 	n=0
-	for f in "$work"/unexplained/unexplained-*; do
+	for f in "$work"/unexplained/*.mbt; do
 		[[ -e $f ]] || continue
 		n=$((n + 1))
 		if "$mbdiff" minimize "$f" -o "$work/unexplained-$n.mbt" "${args[@]}" >/dev/null 2>&1; then

@@ -5,10 +5,11 @@
  * first divergence, so that every engine (libFuzzer, AFL++, the replay
  * driver) saves the input as a crash. Options: fuzz_options.h. With
  * --known / --keep-going, divergences explained by a known-differences file
- * (and, keeping going, the others too) are counted once per distinct
- * signature instead, so that a campaign measures its whole time box.
+ * are counted once per distinct signature instead, and, keeping going, the
+ * others are written once per signature key (fuzz_keep.c), so that a
+ * campaign measures its whole time box.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +22,6 @@
 #include "mbd_bin.h"
 #include "mbd_input.h"
 #include "mbd_known.h"
-#include "mbd_output.h"
 #include "mbd_report.h"
 #include "mbd_runner.h"
 
@@ -43,8 +43,7 @@ static struct {
 	struct mbd_fuzz_opts opts;
 	bool have_known;
 	struct mbd_known known;
-	char *keep_dir;                /* --keep-going=DIR, or NULL */
-	struct mbd_sigset seen_known, seen_new;
+	struct mbd_sigset seen_known;
 } g;
 
 static _Noreturn void bad_options(void)
@@ -104,20 +103,12 @@ static void setup_known(const struct mbd_fuzz_opts *o)
 {
 	mbd_known_init(&g.known);
 	mbd_sigset_init(&g.seen_known);
-	mbd_sigset_init(&g.seen_new);
 	if (o->known) {
 		if (mbd_known_load(&g.known, o->known, stderr))
 			exit(2);
 		g.have_known = true;
 		fprintf(stderr, "mbdiff: %zu known differences from %s\n",
 			g.known.n, o->known);
-	}
-	if (o->keep_going) {
-		g.keep_dir = strdup(o->keep_going);
-		if (!g.keep_dir) {
-			fputs("mbdiff: out of memory\n", stderr);
-			exit(2);
-		}
 	}
 }
 
@@ -135,10 +126,6 @@ static void setup(const struct mbd_fuzz_opts *o)
 	mbd_trace_init(&g.trace);
 	mbd_trace_init(&g.boot);
 	g.opts = *o;
-	if (o->want_set && !o->keep_dir) {
-		fputs("mbdiff: --want needs --keep-going=DIR\n", stderr);
-		exit(2);
-	}
 	if (o->keep_dir && mkdir(o->keep_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "mbdiff: --keep-going=%s: %s\n", o->keep_dir,
 			strerror(errno));
@@ -200,25 +187,16 @@ static void setup_without_init(void)
 	mbd_fuzz_args_free(words);
 }
 
-/* The input of the n-th distinct unexplained signature, for replay. */
-static void keep_input(const uint8_t *data, size_t size, size_t n)
-{
-	char path[4096], why[256];
-
-	snprintf(path, sizeof(path), "%s/unexplained-%zu", g.keep_dir, n);
-	if (mbd_output_write(path, data, size, why, sizeof(why)))
-		fprintf(stderr, "mbdiff: cannot write %s: %s\n", path, why);
-}
-
 /*
- * A divergence that is no crash: known (--known), or any other while
- * keeping going (--keep-going). Each distinct signature is reported once.
+ * A divergence that is no crash: known (--known), printed once per
+ * distinct signature, or any other while keeping going (--keep-going):
+ * the trace of each new key is written and reported once (fuzz_keep.c).
+ * False when it is a crash: no --keep-going, or the --want key.
  */
-static bool divergence_kept(const uint8_t *data, size_t size,
-			    const struct mbd_verdict *v)
+static bool divergence_kept(const struct mbd_trace *t, const struct mbd_verdict *v)
 {
 	const struct mbd_known_entry *e = NULL;
-	int first;
+	int first, k;
 
 	if (g.have_known)
 		e = mbd_known_match(&g.known, v->signature);
@@ -229,16 +207,14 @@ static bool divergence_kept(const uint8_t *data, size_t size,
 				v->signature, e->commit);
 		return first >= 0;
 	}
-	if (!g.keep_dir)
+	if (!g.opts.keep_dir)
 		return false;
-	first = mbd_sigset_add(&g.seen_new, v->signature);
-	if (first > 0) {
-		mbd_report_print(stderr, g.runner, &g.trace, v);
-		fprintf(stderr, "mbdiff: unexplained difference: %s\n",
-			v->signature);
-		keep_input(data, size, g.seen_new.n);
-	}
-	return first >= 0;
+	k = mbd_fuzz_keep(&g.opts, t, v, stderr);
+	if (k < 0)
+		exit(2);
+	if (k == MBD_KEEP_NEW)
+		mbd_report_print(stderr, g.runner, t, v);
+	return k != MBD_KEEP_WANTED;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -271,16 +247,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      stderr);
 		abort();
 	}
-	if (rc > 0 && g.opts.keep_dir) {
-		int k = mbd_fuzz_keep(&g.opts, t, &v, stderr);
-
-		if (k < 0)
-			exit(2);
-		if (k == 0)
-			return 0;
-	}
 	if (rc > 0) {
-		if (divergence_kept(data, size, &v)) {
+		if (divergence_kept(t, &v)) {
 			fflush(stderr);
 			return 0;
 		}

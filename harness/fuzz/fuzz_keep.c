@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* --keep-going, --want and --config=boot of the fuzz target (fuzz_keep.h). */
+/* --keep-going (alias --keep-traces), --want and --config=boot of the fuzz
+ * target (fuzz_keep.h). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -100,22 +101,24 @@ int mbd_fuzz_keep(const struct mbd_fuzz_opts *o, const struct mbd_trace *t,
 {
 	char key[256], path[4096], head[600];
 	uint64_t h;
-	int w;
+	int w, found;
 
 	mbd_verdict_key(v, key, sizeof(key));
 	h = mbd_fuzz_key_hash(key);
 	if (o->want_set && h != o->want)
-		return 0;
+		return MBD_KEEP_SEEN;
+	/* from here on the key is wanted, if any is */
+	found = o->want_set ? MBD_KEEP_WANTED : MBD_KEEP_NEW;
 	for (size_t i = 0; i < n_seen; i++)
 		if (seen[i] == h)
-			return o->want_set;
+			return o->want_set ? MBD_KEEP_WANTED : MBD_KEEP_SEEN;
 	if (n_seen < MBD_KEEP_MAX)
 		seen[n_seen++] = h;
 	w = snprintf(path, sizeof(path), "%s/%016" PRIx64 ".sig", o->keep_dir, h);
 	if (w < 0 || (size_t)w >= sizeof(path))
 		return -1;
 	if (access(path, F_OK) == 0)
-		return o->want_set;
+		return o->want_set ? MBD_KEEP_WANTED : MBD_KEEP_SEEN;
 	/* the trace first: a .sig always has its .mbt */
 	{
 		char pair[256];
@@ -140,9 +143,10 @@ int mbd_fuzz_keep(const struct mbd_fuzz_opts *o, const struct mbd_trace *t,
 		strcat(path, ".sig");
 		snprintf(head, sizeof(head), "%s\n%s\n", key, v->signature);
 		if (write_text(path, NULL, head) == 0) {
-			fprintf(err, "mbdiff: new signature %016" PRIx64 ": %s\n", h,
-				v->signature);
-			return o->want_set;
+			fprintf(err, "mbdiff: unexplained difference: %s\n", v->signature);
+			path[w - 4] = '\0';
+			fprintf(err, "mbdiff: kept as %s.mbt (+ .sig)\n", path);
+			return found;
 		}
 	}
 	fprintf(err, "mbdiff: --keep-going: cannot write %s: %s\n", path,

@@ -32,10 +32,15 @@ int mbd_fuzz_boot_expand(const uint8_t *data, size_t size,
 /*
  * --keep-going: record the divergence v of trace t. A signature key seen
  * for the first time is written to DIR/HASH.mbt (the trace) and
- * DIR/HASH.sig (key and signature line), atomically. Returns 1 when the
- * target should stop (--want matched), 0 to go on, -1 on a write error
- * (printed to err).
+ * DIR/HASH.sig (key and signature line), atomically, and announced on err
+ * ("mbdiff: unexplained difference: SIG", then the file). Returns
+ * MBD_KEEP_WANTED when the target should stop (--want matched),
+ * MBD_KEEP_NEW after writing a new key, MBD_KEEP_SEEN to go on quietly
+ * (a key seen before, or not the --want key), -1 on a write error (printed
+ * to err).
  */
+enum { MBD_KEEP_SEEN = 0, MBD_KEEP_NEW = 1, MBD_KEEP_WANTED = 2 };
+
 int mbd_fuzz_keep(const struct mbd_fuzz_opts *o, const struct mbd_trace *t,
 		  const struct mbd_verdict *v, FILE *err);
 

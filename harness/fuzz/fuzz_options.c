@@ -120,7 +120,7 @@ static int parse_want(struct mbd_fuzz_opts *o, const char *val, FILE *err)
 
 	if (strlen(val) != 16 || strspn(val, "0123456789abcdef") != 16) {
 		fprintf(err, "mbdiff: --want=%s: expected 16 lower-case hex "
-			"digits (the name of a --keep-traces file)\n", val);
+			"digits (the name of a --keep-going file)\n", val);
 		return -1;
 	}
 	o->want = strtoull(val, &end, 16);
@@ -202,19 +202,19 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 	} else if (opt_is(arg, "known", &val)) {
 		rc = need_value("known", val, "FILE", err);
 		o->known = val;
-	} else if (opt_is(arg, "keep-going", &val)) {
-		rc = need_value("keep-going", val, "DIR", err);
-		o->keep_going = val;
+	} else if (opt_is(arg, "keep-going", &val) || opt_is(arg, "keep-traces", &val)) {
+		/* one mechanism, two names: --keep-traces is the older one */
+		const char *name = arg[7] == 'g' ? "keep-going" : "keep-traces";
+
+		rc = need_value(name, val, "DIR", err);
+		if (!rc && !*val)
+			rc = need_value(name, NULL, "DIR", err);
+		o->keep_dir = val;
 	} else if (opt_is(arg, "verbose", &val)) {
 		rc = parse_verbose(o, val, err);
 	} else if (opt_is(arg, "no-expect", &val)) {
 		rc = no_value("no-expect", val, err);
 		o->runner.expects = false;
-	} else if (opt_is(arg, "keep-traces", &val)) {
-		rc = need_value("keep-traces", val, "DIR", err);
-		if (!rc && !*val)
-			rc = need_value("keep-traces", NULL, "DIR", err);
-		o->keep_dir = val;
 	} else if (opt_is(arg, "config", &val)) {
 		rc = need_value("config", val, "boot", err);
 		if (!rc && strcmp(val, "boot") != 0) {
@@ -247,6 +247,10 @@ int mbd_fuzz_opts_argv(struct mbd_fuzz_opts *o, int argc, char **argv,
 
 int mbd_fuzz_opts_finish(struct mbd_fuzz_opts *o, FILE *err)
 {
+	if (o->want_set && !o->keep_dir) {
+		fputs("mbdiff: --want needs --keep-going=DIR\n", err);
+		return -1;
+	}
 	if (o->n_variants)
 		return 0;
 	return parse_variants(o, MBD_FUZZ_BUILD_VARIANTS, err);
@@ -287,15 +291,15 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"  --known=FILE           divergences whose signature FILE lists\n"
 		"                         (tests/algorithms/kernel-trees/known/) are no crash;\n"
 		"                         each distinct one is printed once\n"
-		"  --keep-going=DIR       nor are the others: each distinct one is\n"
-		"                         reported once and its input saved in DIR\n"
+		"  --keep-going=DIR       nor are the others: the trace of each new\n"
+		"                         signature key goes to DIR/HASH.mbt (+ .sig),\n"
+		"                         reported once, and the search goes on\n"
+		"                         (--keep-traces=DIR is the same)\n"
 		"  --verbose[=N]          kernel pr_*() output and clean-run lines\n"
 		"  --no-expect            ignore the traces' expect checkpoints\n"
-		"  --keep-traces=DIR      write each new signature's trace to\n"
-		"                         DIR/HASH.mbt (+ .sig) and go on searching\n"
 		"  --config=boot          kernel boot arrays: 128 slots, resize\n"
 		"                         allowed, filled first by realistic calls\n"
-		"  --want=HASH            with --keep-traces: stop at this key only\n"
+		"  --want=HASH            with --keep-going: stop at this key only\n"
 		"  --help                 this text\n"
 		"The AFL++ target also reads options from $" MBD_FUZZ_ARGS_ENV ".\n",
 		prog);

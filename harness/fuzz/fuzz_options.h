@@ -33,15 +33,15 @@ struct mbd_fuzz_opts {
 	bool help;                /* --help was given */
 	/* --known=FILE: signatures listed there are no crash (mbd_known.h) */
 	const char *known;
-	/* --keep-going=DIR: an unexplained divergence is no crash either; its
-	 * input goes to DIR once per distinct signature */
-	const char *keep_going;
-	/* --keep-traces=DIR: every new signature key's trace is written to
-	 * DIR and the search goes on (fuzz_keep.c, `mbdiff check`) */
+	/* --keep-going=DIR (alias --keep-traces=DIR): a divergence --known
+	 * does not explain is no crash either; the trace of each new
+	 * signature key goes to DIR/HASH.mbt + HASH.sig and the search goes
+	 * on (fuzz_keep.c; `mbdiff check`, scripts/fidelity.sh) */
 	const char *keep_dir;
 	/* --config=boot: the kernel's boot arrays (fuzz_keep.c) */
 	bool boot;
-	/* --want=HASH: only this signature key counts (mbd_fuzz_key_hash) */
+	/* --want=HASH: only this signature key counts (mbd_fuzz_key_hash);
+	 * needs --keep-going */
 	bool want_set;
 	uint64_t want;
 };

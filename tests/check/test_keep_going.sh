@@ -5,11 +5,13 @@
 #
 # The fuzz target's options behind `mbdiff check`, through the plain replay
 # driver (the same target code as fuzz_diff):
-#  - --keep-traces=DIR goes on past every divergence and writes one
+#  - --keep-going=DIR goes on past every divergence and writes one
 #    HASH.mbt + HASH.sig per distinct signature key, exactly the keys
-#    `mbdiff replay` reports for the same files;
+#    `mbdiff replay` reports for the same files, each announced once;
+#    --keep-traces=DIR is the same option;
 #  - each HASH.mbt replays to the signature in its HASH.sig;
 #  - --want=HASH stops (non-zero) at that key only, and writes only it;
+#    without --keep-going it is refused;
 #  - --config=boot runs the trace on 128-slot arrays after filler calls;
 #  - bad values of the new options exit 2.
 set -uo pipefail
@@ -20,15 +22,20 @@ check_init keep-going "$mbdiff"
 
 regs=$src/corpus/regressions/zhou-2025
 pair=reference,zhou-2025
-"$drv" --variants=$pair --no-expect "--keep-traces=$work/k" "$regs" >"$work/k.log" 2>&1
+"$drv" --variants=$pair --no-expect "--keep-going=$work/k" "$regs" >"$work/k.log" 2>&1
 rc=$?
-[[ $rc == 0 ]] && ok || bad "--keep-traces exited $rc, expected 0 (it goes on): $(tail -n 3 "$work/k.log")"
+[[ $rc == 0 ]] && ok || bad "--keep-going exited $rc, expected 0 (it goes on): $(tail -n 3 "$work/k.log")"
 nsig=$(find "$work/k" -name '*.sig' | wc -l)
 # the keys replay reports: signature lines without "at op N"
 "$mbdiff" replay --no-expect --variants $pair "$regs" >"$work/r.log" 2>&1
 want=$(grep -E '^mbdiff: (divergence|oracle) ' "$work/r.log" |
 	sed -E 's/^mbdiff: (divergence )?//; s/ at op [0-9]+//' | sort -u | wc -l)
-((nsig > 1 && nsig == want)) && ok || bad "--keep-traces wrote $nsig signatures, replay finds $want distinct keys"
+((nsig > 1 && nsig == want)) && ok || bad "--keep-going wrote $nsig signatures, replay finds $want distinct keys"
+[[ $(grep -c '^mbdiff: unexplained difference: ' "$work/k.log") == "$nsig" ]] && ok ||
+	bad "not one 'unexplained difference' line per key written"
+# the alias writes the same files
+"$drv" --variants=$pair --no-expect "--keep-traces=$work/k2" "$regs" >"$work/k2.log" 2>&1
+[[ $(ls "$work/k2") == "$(ls "$work/k")" ]] && ok || bad "--keep-traces wrote other files than --keep-going"
 for s in "$work"/k/*.sig; do
 	h=$(basename "$s" .sig)
 	[[ $h =~ ^[0-9a-f]{16}$ ]] && ok || bad "$s: name is not 16 hex digits"
@@ -60,11 +67,11 @@ for f in "$work"/b/*.mbt; do
 done
 grep -q 'boot arrays' "$work/b.log" && ok || bad "the target does not say it runs on boot arrays"
 
-for o in --config=small --want=xyz --want=0123 --keep-traces= --no-expect=1; do
+for o in --config=small --want=xyz --want=0123 --keep-traces= --keep-going= --keep-going --no-expect=1; do
 	"$drv" "$o" "$work/t.mbt" >"$work/o.log" 2>&1
 	rc=$?
 	[[ $rc == 2 ]] && ok || bad "$o exited $rc, expected 2"
 done
 "$drv" --want=0123456789abcdef "$work/t.mbt" >"$work/o.log" 2>&1
-[[ $? == 2 ]] && ok || bad "--want without --keep-traces is accepted"
+[[ $? == 2 ]] && grep -q 'needs --keep-going' "$work/o.log" && ok || bad "--want without --keep-going is accepted"
 check_done

@@ -6,8 +6,9 @@
 # The libFuzzer target keeps going past differences: with --known=FILE a
 # divergence whose signature FILE lists is no crash (printed once per
 # distinct signature); with --keep-going=DIR the others are not either:
-# each distinct one is reported once and its input saved in DIR, where
-# `mbdiff replay` reproduces the printed signature. reference~zhou-2025
+# each new signature key is reported once and its trace written to
+# DIR/HASH.mbt (+ HASH.sig), where `mbdiff replay` reproduces the printed
+# signature; --keep-traces=DIR is the same option. reference~zhou-2025
 # diverges within seconds, so a short run exercises both.
 set -u
 
@@ -15,7 +16,7 @@ fuzzer=${1:?usage: test_keep_going.sh FUZZ_DIFF MBDIFF WORK}
 mbdiff=${2:?usage: test_keep_going.sh FUZZ_DIFF MBDIFF WORK}
 work=${3:?usage: test_keep_going.sh FUZZ_DIFF MBDIFF WORK}
 rm -rf "$work"
-mkdir -p "$work/known-corpus" "$work/keep-corpus" "$work/keep" "$work/crashes"
+mkdir -p "$work/known-corpus" "$work/keep-corpus" "$work/keep-corpus2" "$work/keep" "$work/crashes"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
@@ -43,14 +44,25 @@ rc=$?
 ((rc == 0)) && ok || bad "--keep-going: exit $rc (expected 0): $(tail -5 "$work/keep.log")"
 mapfile -t sigs < <(sed -n 's/^mbdiff: unexplained difference: //p' "$work/keep.log")
 ((${#sigs[@]} >= 1)) && ok || bad "--keep-going: no 'unexplained difference' line"
-[[ -f $work/keep/unexplained-1 ]] && ok || bad "--keep-going: no $work/keep/unexplained-1"
-if [[ -f $work/keep/unexplained-1 ]]; then
-	got=$("$mbdiff" replay --min-class warning --variants reference,zhou-2025 "$work/keep/unexplained-1" |
+# the file of each printed signature replays to it
+for sig in "${sigs[@]}"; do
+	f=$(grep -lxF "$sig" "$work"/keep/*.sig 2>/dev/null | head -n 1)
+	[[ -f $f && -f ${f%.sig}.mbt ]] && ok || { bad "no HASH.sig + .mbt for '$sig'"; continue; }
+	got=$("$mbdiff" replay --min-class warning --variants reference,zhou-2025 "${f%.sig}.mbt" |
 		grep -E '^mbdiff: (divergence|oracle) ' | tail -n 1)
-	[[ $got == "${sigs[0]}" ]] && ok || bad "replay of unexplained-1: '$got', printed '${sigs[0]}'"
-fi
-n_files=$(ls "$work/keep" | wc -l)
-((n_files == ${#sigs[@]})) && ok || bad "$n_files inputs saved for ${#sigs[@]} signatures"
+	[[ $got == "$sig" ]] && ok || bad "replay of ${f%.sig}.mbt: '$got', printed '$sig'"
+done
+n_files=$(find "$work/keep" -name '*.mbt' | wc -l)
+((n_files == ${#sigs[@]})) && ok || bad "$n_files traces saved for ${#sigs[@]} signatures"
+dups=$(printf '%s\n' "${sigs[@]}" | sed -E 's/ at op [0-9]+//' | sort | uniq -d | wc -l)
+((dups == 0)) && ok || bad "--keep-going: a signature key reported twice"
+
+# --keep-traces is the same option
+"$fuzzer" --variants=reference,zhou-2025 "--keep-traces=$work/keep2" --min-class=warning -seed=1 -runs=$runs \
+	"-artifact_prefix=$work/crashes/" "$work/keep-corpus2" >"$work/keep2.log" 2>&1
+rc=$?
+((rc == 0)) && ok || bad "--keep-traces: exit $rc (expected 0): $(tail -5 "$work/keep2.log")"
+(($(find "$work/keep2" -name '*.sig' | wc -l) >= 1)) && ok || bad "--keep-traces: nothing written"
 
 echo "$pass passed, $fail failed"
 ((fail == 0))
