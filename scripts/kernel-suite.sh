@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: scripts/kernel-suite.sh --version V [--patch P]... [--numa 0|1|both]
-#                                [--work DIR] [--deb-cache DIR] TEST.c...
+#                                [--work DIR] [--deb-cache DIR]
+#                                [--apt-dir DIR] TEST.c...
 #
 # Run tests written by `mbdiff emit-test` in the kernel's REAL
 # tools/testing/memblock suite, taken from Debian's linux-source-V
@@ -23,14 +24,15 @@
 # Needs: the .deb (--deb-cache or $MBDIFF_DEB_CACHE, else fetched with
 # scripts/get-kernel-tree.sh into DIR/debs), liburcu headers (the host's,
 # else liburcu-dev fetched through get-kernel-tree.sh's private apt
-# configuration), cc with ASan and UBSan. Nothing lands in the source tree
-# (default --work build/kernel-suite).
+# configuration, --apt-dir, default build/apt), cc with ASan and UBSan.
+# Nothing else lands in the source tree (default --work build/kernel-suite).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 version="" numa=both work=$MBD_ROOT/build/kernel-suite debs=${MBDIFF_DEB_CACHE:-}
+aptdir=$MBD_ROOT/build/apt
 patches=() tests=()
 while (($#)); do
 	case $1 in
@@ -39,6 +41,7 @@ while (($#)); do
 	--numa | --numa=*) mbd_optval "$@"; numa=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--work | --work=*) mbd_optval "$@"; work=$(mbd_abs "$MBD_OPTVAL"); shift "$((MBD_SHIFT - 1))" ;;
 	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--apt-dir | --apt-dir=*) mbd_optval "$@"; aptdir=$(mbd_abs "$MBD_OPTVAL"); shift "$((MBD_SHIFT - 1))" ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	-*) mbd_usage_error "unknown option '$1'" ;;
 	*) tests+=("$(mbd_abs "$1")") ;;
@@ -66,7 +69,7 @@ if [[ ! -f $src/tools/testing/memblock/Makefile ]]; then
 	if [[ ! $deb ]]; then
 		mkdir -p "$work/debs"
 		bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --version "$version" --deb-cache "$work/debs" \
-			--dest "$work/trees" --force >/dev/null 2>"$work/get.log" ||
+			--dest "$work/trees" --apt-dir "$aptdir" --force >/dev/null 2>"$work/get.log" ||
 			skip "linux-source-$version cannot be had: $(tail -n 1 "$work/get.log")"
 		deb=$(find "$work/debs" -maxdepth 1 -name "linux-source-${version}_*_all.deb" | sort | tail -n 1)
 		[[ $deb ]] || skip "no linux-source-$version .deb after fetching"
@@ -90,7 +93,7 @@ urcu_flags=()
 if [[ ! -f /usr/include/urcu/uatomic.h && ! -f /usr/include/x86_64-linux-gnu/urcu/uatomic.h ]]; then
 	u=$work/urcu
 	if [[ ! -d $u/root/usr/include ]]; then
-		apt=$MBD_ROOT/build/apt
+		apt=$aptdir
 		[[ -f $apt/etc/sources.list ]] || skip "no liburcu-dev, and no private apt configuration in $apt (run scripts/get-kernel-tree.sh once)"
 		O=(-o "Dir::Etc::sourcelist=$apt/etc/sources.list" -o Dir::Etc::sourceparts=/nonexistent
 			-o "Dir::State::lists=$apt/lists" -o "Dir::Cache=$apt/cache")
