@@ -30,6 +30,8 @@
 #   --work DIR          layouts and runs (default: the --out directory)
 #   --mbdiff FILE       the binary (default $MBDIFF, else build/default/mbdiff)
 #   --timeout S         seconds one boot may take (default 180)
+#   --kernel-image FILE boot this arm64 Image instead of Debian's (a kernel
+#                       built here, scripts/realize.sh); one try, no retries
 #   --rebuild           boot again even when a layout already has a log
 #   --offline           no apt-get: use what build/boot-lab already holds
 #                       (exit 77, "skipped", when the kernels are missing)
@@ -51,6 +53,7 @@ out=$MBD_ROOT/build/boot-lab
 work=
 mbdiff=
 timeout_s=180
+kernel_image=
 rebuild=0
 offline=0
 steps=()
@@ -65,6 +68,7 @@ while (($#)); do
 	--work | --work=*) mbd_optval "$@"; work=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--mbdiff | --mbdiff=*) mbd_optval "$@"; mbdiff=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--timeout | --timeout=*) mbd_optval "$@"; timeout_s=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--kernel-image | --kernel-image=*) mbd_optval "$@"; kernel_image=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--rebuild) rebuild=1; shift ;;
 	--offline) offline=1; shift ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
@@ -75,6 +79,10 @@ done
 mbd_check_uint --layouts "$layouts"
 mbd_check_uint --seed "$seed" 0
 mbd_check_uint --timeout "$timeout_s"
+if [[ $kernel_image ]]; then
+	[[ -r $kernel_image ]] || mbd_usage_error "--kernel-image: cannot read '$kernel_image'"
+	kernel_image=$(mbd_abs "$kernel_image")
+fi
 for a in ${arches//,/ }; do
 	case $a in
 	arm64 | amd64) ;;
@@ -327,7 +335,7 @@ boot_one() {
 		dtc -q -I dts -O dtb -o "$run/layout.dtb" "$run/layout.dts"
 		write_stub "$run/stub.bin"
 		cmd=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m "${mem}M" -smp 1 -nographic -no-reboot
-			-device "loader,file=$k/vmlinuz,addr=$ARM_KERNEL,force-raw=on"
+			-device "loader,file=${kernel_image:-$k/vmlinuz},addr=$ARM_KERNEL,force-raw=on"
 			-device "loader,file=$initrd,addr=$ARM_INITRD,force-raw=on"
 			-device "loader,file=$run/layout.dtb,addr=$ARM_DTB,force-raw=on"
 			-device "loader,file=$run/stub.bin,addr=$ARM_STUB,force-raw=on"

@@ -113,6 +113,9 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		case L_FREEING:
 			r = mbd_imp_do_freeing(x, l);
 			break;
+		case L_MEMINFO:
+			r = mbd_imp_do_meminfo(x, l);
+			break;
 		default:
 			mbd_imp_unparsed(x, l);
 			break;

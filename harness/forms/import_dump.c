@@ -128,6 +128,7 @@ size_t mbd_imp_live_regions(const struct dump *d, int t, uint64_t *sum)
  */
 void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *first)
 {
+	mbd_imp_note_memnodes(x, d);
 	bool init = !x->ops, wrote = false;
 	uint64_t sum;
 

@@ -56,9 +56,10 @@ int mbd_imp_do_op(struct ictx *x, const struct line *l)
 	name[n] = '\0';
 	if (!strcmp(name, "memblock_free") || !strcmp(name, "__memblock_free_early"))
 		kind = MBD_OP_PHYS_FREE;
-	else if (!strcmp(name, "__memblock_reserve"))
+	else if (!strcmp(name, "__memblock_reserve")) {
 		kind = MBD_OP_RESERVE;
-	else
+		x->v616 = true;         /* the v6.16+ form */
+	} else
 		kind = mbd_op_lookup(name, n);
 	if (kind < 0 || (mbd_op_table[kind].shape != MBD_SHAPE_RANGE &&
 			 mbd_op_table[kind].shape != MBD_SHAPE_RANGE_NODE))

@@ -51,7 +51,8 @@ struct line {
 };
 
 enum cls { L_BLANK, L_HEADER, L_OTHER, L_OP, L_ALLOC, L_KNOWN, L_DOUBLED, L_DUMP,
-	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE, L_STATE, L_E820UPD, L_FREEING, L__COUNT };
+	   L_E820, L_EFI, L_OF, L_NODEHDR, L_NODE, L_STATE, L_E820UPD, L_FREEING, L_MEMINFO,
+	   L__COUNT };
 
 /* "Freeing NAME memory: NK" lines waiting for the final debugfs view. */
 #define MBD_IMP_MAX_FREES 16
@@ -94,6 +95,10 @@ struct ictx {
 	struct mbd_iset rsv;   /* what the emitted calls reserved (import_frees.c) */
 	struct freeing frees[MBD_IMP_MAX_FREES];
 	size_t n_frees;
+	bool v616;             /* reservations logged as __memblock_reserve (v6.16+) */
+	/* memory regions with nodes, from the last dump that showed them */
+	struct mbd_ival memnodes[MBD_IMP_MAX_FREES];
+	size_t n_memnodes;
 	uint32_t max[2];       /* the arrays' initial sizes (the config's) */
 	char err[MBD_IMPORT_ERROR_MAX]; /* the first error: the import fails */
 	char tmp[512];
@@ -209,6 +214,10 @@ void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *firs
 
 /* "Freeing NAME memory: NK" (free_reserved_area) */
 int mbd_imp_do_freeing(struct ictx *x, const struct line *l);
+/* "Memory: NK/MK available": memblock_free_all() has just set nodes. */
+int mbd_imp_do_meminfo(struct ictx *x, const struct line *l);
+/* Keep the memory regions (with nodes) a dump shows. */
+void mbd_imp_note_memnodes(struct ictx *x, const struct dump *d);
 /* Follow an emitted call's effect on memblock.reserved. */
 void mbd_imp_track(struct ictx *x, const struct mbd_op *op);
 /* Before the final debugfs view of reserved: the frees it shows. */

@@ -68,6 +68,8 @@ int mbd_imp_classify(const char *s)
 		return L_E820UPD;
 	if (mbd_imp_starts(s, "Freeing ") && strstr(s, " memory: "))
 		return L_FREEING;
+	if (mbd_imp_starts(s, "Memory: ") && strstr(s, " available"))
+		return L_MEMINFO;
 	if (mbd_imp_starts(s, "reserve setup_data: ") || mbd_imp_starts(s, "e820: update ") ||
 	    mbd_imp_starts(s, "e820: remove "))
 		return L_KNOWN;

@@ -138,6 +138,41 @@ static void test_unlogged_frees(void)
 	mbd_trace_free(&t);
 }
 
+/*
+ * memblock_free_all() (just before "Memory: ... available") gives every
+ * reserved region the node of its memory, unlogged: two RSRV_KERN
+ * neighbours on nodes -1 and 0 then merge, as the final view shows.
+ */
+static void test_free_all_nodes(void)
+{
+	struct mbd_import_stats st;
+	struct mbd_verdict v;
+	struct mbd_trace t;
+	char *text;
+
+	mbd_trace_init(&t);
+	MBD_CHECK(imp("memblock_add: [0x0000000040000000-0x000000007fffffff] a+0x1/0x2\n"
+		      "__memblock_reserve: [0x000000007fff0000-0x000000007fffffff] nid=0 flags=20 m+0x1/0x2\n"
+		      "MEMBLOCK configuration:\n"
+		      " memory size = 0x0000000040000000 reserved size = 0x0000000000010000\n"
+		      " memory.cnt  = 0x1\n"
+		      " memory[0x0]\t[0x0000000040000000-0x000000007fffffff], 0x0000000040000000 bytes on node 0 flags: 0x0\n"
+		      " reserved.cnt  = 0x1\n"
+		      " reserved[0x0]\t[0x000000007fff0000-0x000000007fffffff], 0x0000000000010000 bytes on node 0 flags: 0x20\n"
+		      "__memblock_reserve: [0x000000007ffe0000-0x000000007ffeffff] nid=-1 flags=20 m+0x1/0x2\n"
+		      "Memory: 829780K/1048576K available (17472K kernel code)\n"
+		      "mbdiff-boot-lab: begin reserved\n"
+		      "   0: 0x000000007ffe0000..0x000000007fffffff    0 RSV_KERN\n",
+		      MBD_CONV_AUTO, &t, &st, &text) == 0);
+	MBD_CHECK(text && strstr(text, "memmap_init_reserved_pages()"));
+	MBD_CHECK(text && strstr(text, "memblock_set_node: [0x0000000040000000-0x000000007fffffff] "
+				 "type=reserved nid=0"));
+	MBD_CHECK_EQ_U64(run_ref(&t, &v), 0);
+	MBD_CHECK(!v.divergent);
+	free(text);
+	mbd_trace_free(&t);
+}
+
 /* Logs that must not import: what they announce cannot be checked. */
 static void test_refused(void)
 {
@@ -306,5 +341,6 @@ int main(void)
 	test_efi_64k_and_e820_update();
 	test_early_state_and_sizes();
 	test_unlogged_frees();
+	test_free_all_nodes();
 	return mbd_test_done();
 }
