@@ -32,7 +32,7 @@ if(MBDIFF_OSSFUZZ AND MBDIFF_FUZZ)
 		math(EXPR _eq "${_eq} + 1")
 		string(SUBSTRING "${item}" ${_eq} -1 _vars)
 		add_executable(${_name} "${MBD_FUZZ_DIR}/fuzz_diff.c" "${MBD_FUZZ_DIR}/fuzz_options.c"
-		"${MBD_FUZZ_DIR}/fuzz_keep.c")
+		"${MBD_FUZZ_DIR}/fuzz_keep.c" "${MBD_FUZZ_DIR}/fuzz_mutate.c")
 		mbd_harness_target(${_name})
 		target_compile_definitions(${_name} PRIVATE "MBD_FUZZ_BAKED_VARIANTS=\"${_vars}\"")
 		target_link_libraries(${_name} PRIVATE mbd_harness)

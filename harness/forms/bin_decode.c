@@ -13,16 +13,6 @@
 #include "bin_layout.h"
 #include "mbd_bin.h"
 
-/* 128 slots hold both ends of all MBD_FUZZ_MAX_OPS ops. */
-#define N_RING 128u
-
-/* Byte cursor: past the end every read is zero. */
-struct rd {
-	const uint8_t *p;
-	size_t n;
-	size_t pos;
-};
-
 static uint8_t rd_u8(struct rd *r)
 {
 	uint8_t b = r->pos < r->n ? r->p[r->pos] : 0;
@@ -54,12 +44,6 @@ static uint64_t rd_literal(struct rd *r, unsigned p)
 {
 	return rd_le(r, p < 24 ? 5 : 8);
 }
-
-/* A ring of earlier values; the newest is index 0 of a pick. */
-struct ring {
-	uint64_t v[N_RING];
-	uint32_t n; /* total pushed; slot = n % N_RING */
-};
 
 static void ring_push(struct ring *g, uint64_t v)
 {
@@ -99,19 +83,6 @@ static uint64_t ring_pick_above(const struct ring *g, uint8_t i, uint64_t base)
 	}
 	return ring_pick(g, i, MIB);
 }
-
-/*
- * Decoder state of one call: lives on the caller's stack (reentrant).
- * Most reuse draws from the low pool only, so one huge value does not
- * drag the rest of the trace above 1 TiB; the full pool keeps touching a
- * range at the top possible.
- */
-struct sdec {
-	struct rd r;
-	struct ring ends_low; /* earlier endpoints and bounds <= 1 TiB */
-	struct ring ends_all; /* all earlier endpoints and bounds */
-	struct ring lens;     /* earlier sizes <= 1 TiB */
-};
 
 static void push_end(struct sdec *d, uint64_t v)
 {
@@ -182,7 +153,7 @@ static uint64_t grid(struct rd *r, unsigned p)
 }
 
 /* Values boot code and the arithmetic in memblock care about. */
-static const uint64_t addr_extreme[32] = {
+const uint64_t mbd_bin_addr_extreme[32] = {
 	0, 1, 4 * KIB, 640 * KIB,
 	MIB, 16 * MIB, 2 * GIB, 3 * GIB,
 	4 * GIB - 4 * KIB, 4 * GIB - 1, 4 * GIB, 4 * GIB + 4 * KIB,
@@ -218,7 +189,7 @@ static uint64_t produce_addr(struct sdec *d)
 		default: return lo + (hi - lo) / 4 * 3;
 		}
 	case 5:
-		return addr_extreme[p];
+		return mbd_bin_addr_extreme[p];
 	case 6:
 		return rd_literal(r, p);
 	default: /* any earlier endpoint + page delta */
@@ -526,6 +497,28 @@ static void decode_op_naive(struct rd *r, struct mbd_op *op)
 	}
 }
 
+void mbd_bin_start(struct sdec *d, const uint8_t *data, size_t size,
+		   enum mbd_decoder dec, struct mbd_config *c)
+{
+	d->r.p = data;
+	d->r.n = data ? size : 0;
+	d->r.pos = 0;
+	d->ends_low.n = 0;
+	d->ends_all.n = 0;
+	d->lens.n = 0;
+	decode_config(d, dec, c);
+}
+
+void mbd_bin_next_op(struct sdec *d, enum mbd_decoder dec, struct mbd_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	if (dec == MBD_DECODER_NAIVE)
+		decode_op_naive(&d->r, op);
+	else
+		decode_op_structured(d, op);
+	mbd_op_normalize(op);
+}
+
 void mbd_bin_decode(const uint8_t *data, size_t size, enum mbd_decoder dec,
 		    struct mbd_trace *t)
 {
@@ -533,23 +526,48 @@ void mbd_bin_decode(const uint8_t *data, size_t size, enum mbd_decoder dec,
 	struct mbd_op op;
 
 	mbd_trace_clear(t);
-	d.r.p = data;
-	d.r.n = data ? size : 0;
-	d.r.pos = 0;
-	d.ends_low.n = 0;
-	d.ends_all.n = 0;
-	d.lens.n = 0;
-	decode_config(&d, dec, &t->cfg);
+	mbd_bin_start(&d, data, size, dec, &t->cfg);
 	while (d.r.pos < d.r.n && t->n_ops < MBD_FUZZ_MAX_OPS) {
-		memset(&op, 0, sizeof(op));
-		if (dec == MBD_DECODER_NAIVE)
-			decode_op_naive(&d.r, &op);
-		else
-			decode_op_structured(&d, &op);
-		mbd_op_normalize(&op);
+		mbd_bin_next_op(&d, dec, &op);
 		if (mbd_trace_push(t, &op, 0))
 			break; /* out of memory: keep the valid prefix */
 	}
+}
+
+uint32_t mbd_bin_kind_of(uint8_t opcode)
+{
+	return structured_kind(opcode);
+}
+
+/* The producers, for the compact encoder (bin_compact.c). */
+uint64_t mbd_bin_ring_pick(const struct ring *g, uint8_t i, uint64_t unit)
+{
+	return ring_pick(g, i, unit);
+}
+
+uint64_t mbd_bin_addr(struct sdec *d)
+{
+	return produce_addr(d);
+}
+
+uint64_t mbd_bin_size(struct sdec *d, uint64_t base)
+{
+	return produce_size(d, base);
+}
+
+uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base)
+{
+	return size_extreme(p, base);
+}
+
+int32_t mbd_bin_nid(struct sdec *d)
+{
+	return produce_nid(&d->r);
+}
+
+uint64_t mbd_bin_align(struct sdec *d)
+{
+	return produce_align(&d->r);
 }
 
 int mbd_decoder_lookup(const char *name)

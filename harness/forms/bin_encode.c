@@ -50,7 +50,7 @@ static int encode_max(uint32_t m)
 #define MAX_OP_BYTES 37u
 #define MAX_HDR_BYTES 12u
 
-static int fits_op(const struct mbd_op *op, enum mbd_decoder dec)
+int mbd_bin_op_fits(const struct mbd_op *op, enum mbd_decoder dec)
 {
 	int32_t lo = MBD_NUMA_NO_NODE;
 	int32_t hi = MBD_MAX_NUMNODES;
@@ -66,11 +66,21 @@ static int fits_op(const struct mbd_op *op, enum mbd_decoder dec)
 	return 1;
 }
 
+unsigned mbd_bin_opcode(uint32_t kind, uint8_t out[2])
+{
+	out[0] = mbd_bin_op_start[kind];
+	if (kind != MBD_OP_RESERVE_KERN)
+		return 1;
+	out[1] = SEL_RESERVE_KERN;
+	return 2;
+}
+
 static void encode_op_structured(struct wr *w, const struct mbd_op *op)
 {
-	wr_u8(w, mbd_bin_op_start[op->kind]);
-	if (op->kind == MBD_OP_RESERVE_KERN)
-		wr_u8(w, SEL_RESERVE_KERN);
+	uint8_t code[2];
+
+	for (unsigned i = 0, n = mbd_bin_opcode(op->kind, code); i < n; i++)
+		wr_u8(w, code[i]);
 	switch (mbd_op_table[op->kind].shape) {
 	case MBD_SHAPE_RANGE:
 	case MBD_SHAPE_RANGE_NODE:
@@ -172,44 +182,53 @@ static void encode_op_naive(struct wr *w, const struct mbd_op *op)
 	}
 }
 
+int mbd_bin_header(const struct mbd_config *c, uint8_t hdr[3])
+{
+	int mm = encode_max(c->memory_max), rm = encode_max(c->reserved_max);
+
+	if (mm < 0 || rm < 0)
+		return -1;
+	hdr[0] = (uint8_t)mm;
+	hdr[1] = (uint8_t)rm;
+	hdr[2] = (uint8_t)((unsigned)c->resize | (unsigned)c->slab << 1 |
+			   (unsigned)c->bottom_up << 2 | (unsigned)c->mirror << 3 |
+			   (unsigned)c->movable << 4);
+	if (c->limit != MBD_ALLOC_ANYWHERE)
+		hdr[2] |= CFG_LIMIT_OPERAND;
+	return 0;
+}
+
 int mbd_bin_encode(const struct mbd_trace *t, enum mbd_decoder dec,
 		   uint8_t **out, size_t *len)
 {
 	const struct mbd_config *c = &t->cfg;
 	struct wr w;
 	struct mbd_op op;
-	int mm = encode_max(c->memory_max), rm = encode_max(c->reserved_max);
-	unsigned f;
+	uint8_t hdr[3];
 
 	*out = NULL;
 	*len = 0;
-	if (mm < 0 || rm < 0 || t->n_ops > MBD_FUZZ_MAX_OPS)
+	if (mbd_bin_header(c, hdr) || t->n_ops > MBD_FUZZ_MAX_OPS)
 		return -1;
 	if (dec != MBD_DECODER_STRUCTURED && dec != MBD_DECODER_NAIVE)
 		return -1;
 	for (size_t i = 0; i < t->n_ops; i++) {
 		op = t->ops[i];
 		mbd_op_normalize(&op);
-		if (!fits_op(&op, dec))
+		if (!mbd_bin_op_fits(&op, dec))
 			return -1;
 	}
 	w.p = malloc(MAX_HDR_BYTES + t->n_ops * MAX_OP_BYTES);
 	if (!w.p)
 		return -1;
 	w.n = 0;
-	wr_u8(&w, (unsigned)mm);
-	wr_u8(&w, (unsigned)rm);
-	f = (unsigned)c->resize | (unsigned)c->slab << 1 |
-	    (unsigned)c->bottom_up << 2 | (unsigned)c->mirror << 3 |
-	    (unsigned)c->movable << 4;
+	for (unsigned i = 0; i < 3; i++)
+		wr_u8(&w, hdr[i]);
 	if (c->limit != MBD_ALLOC_ANYWHERE) {
-		wr_u8(&w, f | CFG_LIMIT_OPERAND);
 		if (dec == MBD_DECODER_STRUCTURED)
 			wr_literal(&w, c->limit);
 		else
 			wr_u64(&w, c->limit);
-	} else {
-		wr_u8(&w, f);
 	}
 	for (size_t i = 0; i < t->n_ops; i++) {
 		op = t->ops[i];

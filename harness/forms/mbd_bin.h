@@ -25,6 +25,33 @@ void mbd_bin_decode(const uint8_t *data, size_t size, enum mbd_decoder dec,
 int mbd_bin_encode(const struct mbd_trace *t, enum mbd_decoder dec,
 		   uint8_t **out, size_t *len);
 
+/* Can the byte forms carry op (normalized)? nid -1..64, flags up to 0x1f,
+ * type and bottom-up 0 or 1. */
+int mbd_bin_op_fits(const struct mbd_op *op, enum mbd_decoder dec);
+
+/* The kind a structured opcode byte stands for (the op mutator draws new
+ * calls this way, so their mix is the decoder's). */
+uint32_t mbd_bin_kind_of(uint8_t opcode);
+/* The structured address producer's extremes (docs/binary-format.md). */
+extern const uint64_t mbd_bin_addr_extreme[32];
+/* Its size extremes: entry p (0..31) for a range at base. */
+uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base);
+
+/* Enough bytes for any trace in either encoding. */
+#define MBD_BIN_MAX_LEN (16 + 40 * MBD_FUZZ_MAX_OPS)
+
+/*
+ * Encode t for the structured decoder as short as the producers allow
+ * (earlier endpoints and lengths, extremes, grid values before literals;
+ * bin_compact.c). buf holds cap bytes (MBD_BIN_MAX_LEN is always enough).
+ * If ends is not NULL it gets n_ops + 1 entries: ends[i] bytes encode the
+ * config and the first i ops, so any such prefix is itself a valid input.
+ * Returns the length, or -1 for what mbd_bin_encode() refuses or a buffer
+ * too small.
+ */
+long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
+			    size_t *ends);
+
 /* "structured"/"naive" <-> enum; returns -1 for an unknown name. */
 int mbd_decoder_lookup(const char *name);
 const char *mbd_decoder_name(enum mbd_decoder d);

@@ -260,3 +260,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mbd_report_ok(stderr, g.runner, t, &v);
 	return 0;
 }
+
+const struct mbd_fuzz_opts *mbd_fuzz_target_opts(void)
+{
+	if (!g.runner)
+		setup_without_init();
+	return &g.opts;
+}

@@ -18,6 +18,7 @@ void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->decoder = MBD_DECODER_STRUCTURED;
+	o->mutator = MBD_FUZZ_DEFAULT_MUTATOR;
 	mbd_runner_opts_default(&o->runner);
 }
 
@@ -189,6 +190,16 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 				o->decoder = (enum mbd_decoder)d;
 			}
 		}
+	} else if (opt_is(arg, "mutator", &val)) {
+		rc = need_value("mutator", val, "ops|bytes", err);
+		if (!rc && strcmp(val, "ops") == 0) {
+			o->mutator = MBD_MUTATOR_OPS;
+		} else if (!rc && strcmp(val, "bytes") == 0) {
+			o->mutator = MBD_MUTATOR_BYTES;
+		} else if (!rc) {
+			fprintf(err, "mbdiff: --mutator=%s: expected ops or bytes\n", val);
+			rc = -1;
+		}
 	} else if (opt_is(arg, "no-oracle", &val)) {
 		rc = no_value("no-oracle", val, err);
 		o->runner.oracle = false;
@@ -281,6 +292,8 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"  --variants=A,B[,C...]  run these in lockstep, A the baseline\n"
 		"                         (default " MBD_FUZZ_BUILD_VARIANTS ")\n"
 		"  --decoder=structured|naive  how input bytes become a trace\n"
+		"  --mutator=ops|bytes    libFuzzer mutates calls (default) or\n"
+		"                         bytes (its own mutations)\n"
 		"  --no-oracle            compare the variants only\n"
 		"  --min-class=CLASS      ignore differences below CLASS: warning,\n"
 		"                         capacity, layout, return, invariant,\n"

@@ -23,12 +23,17 @@
 /* Environment variable the AFL++ target reads its options from. */
 #define MBD_FUZZ_ARGS_ENV "MBDIFF_ARGS"
 
+/* How libFuzzer makes new inputs (fuzz_mutate.c): calls, or bytes. */
+enum mbd_fuzz_mutator { MBD_MUTATOR_OPS = 0, MBD_MUTATOR_BYTES = 1 };
+#define MBD_FUZZ_DEFAULT_MUTATOR MBD_MUTATOR_OPS
+
 struct mbd_fuzz_opts {
 	/* variants[0] is the baseline; n_variants is 0 until --variants or
 	 * mbd_fuzz_opts_finish() sets it */
 	const struct mbd_variant *variants[MBD_FUZZ_MAX_VARIANTS];
 	size_t n_variants;
 	enum mbd_decoder decoder;
+	enum mbd_fuzz_mutator mutator; /* --mutator=ops|bytes (libFuzzer only) */
 	struct mbd_runner_opts runner;
 	bool help;                /* --help was given */
 	/* --known=FILE: signatures listed there are no crash (mbd_known.h) */
@@ -66,6 +71,10 @@ int mbd_fuzz_opts_finish(struct mbd_fuzz_opts *o, FILE *err);
 void mbd_fuzz_opts_pair(const struct mbd_fuzz_opts *o, char *buf, size_t n);
 
 void mbd_fuzz_usage(FILE *out, const char *prog);
+
+/* The running target's options (fuzz_diff.c); sets the target up first
+ * if the engine has not (options from $MBDIFF_ARGS then). */
+const struct mbd_fuzz_opts *mbd_fuzz_target_opts(void);
 
 /*
  * Split s at blanks into a malloc'd, NULL-terminated vector (no quoting:

@@ -193,6 +193,8 @@ options)
 	expect 2 "--min-class=bad: unknown class" --min-class=bad "$work/empty"
 	expect 2 "--decoder=fancy: expected structured or naive" --decoder=fancy "$work/empty"
 	expect 2 "unknown option '--frobnicate'" --frobnicate "$work/empty"
+	expect 2 "--mutator=bits: expected ops or bytes" --mutator=bits "$work/empty"
+	expect 0 "^Tested 1 files: Success!" --variants=reference,reference-twin --mutator=bytes "$work/empty"
 	expect 2 "--variants needs a value" --variants "$work/empty"
 	expect 0 "^usage: " --help
 	expect 2 "^usage: " --variants=reference,reference-twin
