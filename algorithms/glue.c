@@ -53,6 +53,17 @@ static phys_addr_t mbd_glue_limit(u64 limit)
 	return limit < MBD_KC_PHYS_LIMIT ? limit : MBD_KC_PHYS_LIMIT;
 }
 
+/* The arrays in place now: their sizes are final (see mbd_kc_note_array). */
+static void mbd_glue_note_arrays(void)
+{
+	if (!mbd_kc.n_touched)
+		return;
+	mbd_kc_note_array(&mbd_kc, memblock.memory.regions,
+			  memblock.memory.max * sizeof(struct memblock_region));
+	mbd_kc_note_array(&mbd_kc, memblock.reserved.regions,
+			  memblock.reserved.max * sizeof(struct memblock_region));
+}
+
 /*
  * Boot-array slots the calls since the last reset may have written: those
  * below the max reset gave (a larger array lives in the arena). A reset
@@ -109,6 +120,7 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 	u64 most = mbd_kc.n_touched ?
 		max(memblock.memory.max, memblock.reserved.max) : 0;
 
+	mbd_glue_note_arrays();
 	mbd_glue_kstate_restore();
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
 		     cfg->movable, verbose,
@@ -131,6 +143,8 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 	u64 most = mbd_kc.n_touched ?
 		max(memblock.memory.max, memblock.reserved.max) : 0;
 
+	/* a call that panicked did not get to note them */
+	mbd_glue_note_arrays();
 	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
 			    &mbd_glue_init_used[0],
 			    mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions)));
@@ -297,6 +311,8 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 	mbd_kc.armed = true;
 	mbd_glue_call(op, res);
 	mbd_kc.armed = false;
+	/* the size of an array this call placed: reset zeroes just that */
+	mbd_glue_note_arrays();
 }
 
 static void mbd_glue_copy_type(struct mbd_type_state *out,

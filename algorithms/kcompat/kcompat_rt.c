@@ -59,24 +59,47 @@ static MBD_KC_NO_COVERAGE void release(struct mbd_kc_ctx *c, uint64_t lo,
 
 /*
  * Zeroed pages stay mapped, so the next input that writes there takes no
- * page fault and no reset flushes the TLB. Memory stays bounded: once
- * MBD_KC_KEPT distinct ranges are kept, all of them are released at once.
+ * page fault and no reset flushes the TLB. The ranges kept are a hash set
+ * by first page; memory stays bounded: past MBD_KC_KEPT_PAGES pages (or a
+ * set 3/4 full) all of them are released at once.
  */
+static MBD_KC_NO_COVERAGE void release_kept(struct mbd_kc_ctx *c)
+{
+	for (unsigned int i = 0; i < MBD_KC_KEPT; i++) {
+		if (c->kept_hi[i]) {
+			release(c, c->kept_lo[i], c->kept_hi[i]);
+			c->kept_hi[i] = 0;
+		}
+	}
+	c->n_kept = 0;
+	c->kept_pages = 0;
+}
+
 static MBD_KC_NO_COVERAGE void keep(struct mbd_kc_ctx *c, uint64_t lo,
 				    uint64_t hi)
 {
+	unsigned int i;
+
 	page_range(&lo, &hi);
-	for (unsigned int i = 0; i < c->n_kept; i++)
-		if (c->kept_lo[i] <= lo && hi <= c->kept_hi[i])
-			return;
-	if (c->n_kept == MBD_KC_KEPT) {
-		for (unsigned int i = 0; i < c->n_kept; i++)
-			release(c, c->kept_lo[i], c->kept_hi[i]);
-		c->n_kept = 0;
+	i = (unsigned int)((lo / HOST_PAGE) * 0x9e3779b1u) & (MBD_KC_KEPT - 1);
+	for (;; i = (i + 1) & (MBD_KC_KEPT - 1)) {
+		if (!c->kept_hi[i])
+			break;
+		if (c->kept_lo[i] != lo)
+			continue;
+		if (hi > c->kept_hi[i]) {
+			c->kept_pages += (hi - c->kept_hi[i]) / HOST_PAGE;
+			c->kept_hi[i] = hi;
+		}
+		goto check;
 	}
-	c->kept_lo[c->n_kept] = lo;
-	c->kept_hi[c->n_kept] = hi;
+	c->kept_lo[i] = lo;
+	c->kept_hi[i] = hi;
 	c->n_kept++;
+	c->kept_pages += (hi - lo) / HOST_PAGE;
+check:
+	if (c->kept_pages > MBD_KC_KEPT_PAGES || c->n_kept > MBD_KC_KEPT / 4 * 3)
+		release_kept(c);
 }
 
 /* Back to zero, as a fresh mapping reads: what the last input wrote. */
@@ -99,13 +122,14 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 	/*
 	 * Only the bytes written since the last reset: each region array the
 	 * last input placed, and the heap it used. A reset after a reset
-	 * touches nothing. Past 16 placements (rare) the pages of the whole
+	 * touches nothing. Past 64 placements (rare) the pages of the whole
 	 * window are released instead, since zeroing it could fault in
 	 * pages nobody wrote.
 	 */
 	if (c->n_touched <= ARRAY_LEN(c->touched_pa)) {
 		for (unsigned int i = 0; i < c->n_touched; i++)
-			zero(c, c->touched_pa[i], c->touched_pa[i] + array_bytes);
+			zero(c, c->touched_pa[i], c->touched_pa[i] +
+			     (c->touched_len[i] ? c->touched_len[i] : array_bytes));
 	} else if (c->touched_hi >= c->touched_lo) {
 		release(c, c->touched_lo, c->touched_hi + array_bytes);
 	}
@@ -279,14 +303,25 @@ void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa)
 {
 	if (pa >= ARENA_BYTES)
 		mbd_kc_panic(c, "kcompat: __va(0x%" PRIx64 ") is outside the host arena", pa);
-	if (c->n_touched < ARRAY_LEN(c->touched_pa))
+	if (c->n_touched < ARRAY_LEN(c->touched_pa)) {
 		c->touched_pa[c->n_touched] = pa;
+		c->touched_len[c->n_touched] = 0;
+	}
 	c->n_touched++;
 	if (pa < c->touched_lo)
 		c->touched_lo = pa;
 	if (pa > c->touched_hi)
 		c->touched_hi = pa;
 	return c->arena + pa;
+}
+
+void mbd_kc_note_array(struct mbd_kc_ctx *c, const void *va, uint64_t bytes)
+{
+	uint64_t pa = mbd_kc_pa(c, va);
+
+	for (unsigned int i = 0; i < c->n_touched && i < ARRAY_LEN(c->touched_pa); i++)
+		if (c->touched_pa[i] == pa && !c->touched_len[i])
+			c->touched_len[i] = bytes;
 }
 
 uint64_t mbd_kc_pa(struct mbd_kc_ctx *c, const volatile void *va)

@@ -25,8 +25,10 @@
 /* KMALLOC_MAX_SIZE with 4 KiB pages and MAX_ORDER 10 */
 #define MBD_KC_KMALLOC_MAX (4ULL << 20)
 
-/* Zeroed arena ranges kept mapped before they are all released. */
-#define MBD_KC_KEPT 64
+/* Zeroed arena ranges kept mapped (a power of two: the hash set's size),
+ * and the most pages they may hold before they are all released. */
+#define MBD_KC_KEPT 4096
+#define MBD_KC_KEPT_PAGES 8192
 
 struct mbd_kc_ctx {
 	jmp_buf panic_jmp;      /* where BUG_ON()/panic() return to */
@@ -41,24 +43,28 @@ struct mbd_kc_ctx {
 	int verbose;            /* pr_*() to stderr when > 0 */
 	const char *name;       /* variant name, for messages */
 	uint8_t *arena;         /* MBD_KC_PHYS_LIMIT + MBD_KC_HEAP_BYTES */
-	uint64_t touched_pa[16]; /* addresses given to __va() since reset */
-	unsigned int n_touched; /* entries used; more than 16 => lo..hi */
+	uint64_t touched_pa[64]; /* addresses given to __va() since reset */
+	uint64_t touched_len[64]; /* bytes of the array there, 0: unknown */
+	unsigned int n_touched; /* entries used; more than 64 => lo..hi */
 	uint64_t touched_lo;    /* lowest and highest __va() address */
 	uint64_t touched_hi;
 	uint64_t heap_next;     /* next free heap offset */
 	bool dirty;             /* a call ran since the last reset */
-	/* zeroed page ranges kept mapped since the last release */
+	/* zeroed page ranges kept mapped since the last release, a hash set
+	   by first page (kept_hi 0: a free slot) */
 	uint64_t kept_lo[MBD_KC_KEPT];
 	uint64_t kept_hi[MBD_KC_KEPT];
 	unsigned int n_kept;
+	uint64_t kept_pages;
 };
 
 /*
  * Back to boot state: zeroes every arena byte written since the last reset
  * (the pages stay mapped, up to MBD_KC_KEPT ranges), clears counters,
- * re-arms ONCE warnings, clears dirty. array_bytes bounds how far past each
- * __va() address the last input may have written (its largest region
- * array; arrays only grow in one input).
+ * re-arms ONCE warnings, clears dirty. array_bytes bounds how far past an
+ * __va() address of unknown size (mbd_kc_note_array: an array replaced in
+ * the very call that placed it) the last input may have written: its
+ * largest region array (arrays only grow in one input).
  */
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 		  bool mirror, bool movable, int verbose, uint64_t array_bytes);
@@ -71,6 +77,12 @@ void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...);
 void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap);
 
 void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa);
+/*
+ * va (a region array just placed by __va()) holds bytes: reset then zeroes
+ * exactly those. Arrays only move to a new place, never grow where they
+ * are, so the size after the call that placed it is final.
+ */
+void mbd_kc_note_array(struct mbd_kc_ctx *c, const void *va, uint64_t bytes);
 uint64_t mbd_kc_pa(struct mbd_kc_ctx *c, const volatile void *va);
 void *mbd_kc_kmalloc(struct mbd_kc_ctx *c, size_t size, bool zero);
 
