@@ -49,7 +49,9 @@
 #   --mbdiff FILE        the binary (default $MBDIFF, else build/default/mbdiff)
 #   --jobs N             make -j (default 2)
 #   --build-timeout S    seconds the kernel build may take (default 5400)
-#   --boot-timeout S     seconds one boot may take (default 120)
+#   --boot-timeout S     seconds a boot of Debian's kernel may take (default 120)
+#   --patched-timeout S  seconds a boot of a kernel built here may take (default
+#                        60: a BUG this early hangs, PSCI is not up to reboot)
 #   --slack N            regions left free in a fill layout (default 8)
 #   --fill N -o FILE     only write a fill trace for an N-slot reserved array
 #   -h, --help           this text
@@ -69,6 +71,7 @@ mbdiff=
 jobs=2
 build_timeout=5400
 boot_timeout=120
+patched_timeout=60
 slack=8
 fill=
 fill_out=
@@ -83,6 +86,7 @@ while (($#)); do
 	--jobs | --jobs=*) mbd_optval "$@"; jobs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--build-timeout | --build-timeout=*) mbd_optval "$@"; build_timeout=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--boot-timeout | --boot-timeout=*) mbd_optval "$@"; boot_timeout=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--patched-timeout | --patched-timeout=*) mbd_optval "$@"; patched_timeout=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--slack | --slack=*) mbd_optval "$@"; slack=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--fill | --fill=*) mbd_optval "$@"; fill=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	-o | --out | --out=*) mbd_optval "$@"; fill_out=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
@@ -94,6 +98,7 @@ done
 mbd_check_uint --jobs "$jobs"
 mbd_check_uint --build-timeout "$build_timeout"
 mbd_check_uint --boot-timeout "$boot_timeout"
+mbd_check_uint --patched-timeout "$patched_timeout"
 mbd_check_uint --slack "$slack" 0
 [[ -f $MBD_ROOT/algorithms/patches/$variant.patch ]] ||
 	mbd_usage_error "no variant '$variant' (algorithms/patches/$variant.patch)"
@@ -345,7 +350,7 @@ boot_built() {
 	init=$(init_reserved)
 	make_fill "$init" "$work/fill-$init.mbt"
 	layout_from_trace "$work/fill-$init.mbt" "$w/layouts/arm64-7.3" >&2
-	lab "$w" --kernel-image "$work/Image-$what" boot >&2 || true
+	lab "$w" --kernel-image "$work/Image-$what" --timeout "$patched_timeout" boot >&2 || true
 	"$(mbdiff_bin)" import --init-max="memory=128,reserved=$init" "$run/boot.log" \
 		-o "$run/trace.mbt" 2>"$run/import.err" || {
 		mbd_warn "import of $run/boot.log failed: $(tail -n 1 "$run/import.err")"
