@@ -85,9 +85,10 @@ while (($#)); do
 done
 mbd_check_variants "$variants"
 mbd_check_class "$div_class"
-for o in rounds runs asan_runs max_len seeds div_runs; do
+for o in rounds runs asan_runs max_len div_runs; do
 	mbd_check_uint "--${o//_/-}" "${!o}"
 done
+mbd_check_uint --seeds "$seeds" 0
 ((rounds >= 2)) || mbd_usage_error "--rounds must be at least 2 (a confidence interval needs two)"
 IFS=, read -r -a target_list <<<"$targets"
 for t in "${target_list[@]}"; do
@@ -137,16 +138,16 @@ run() {
 	shift 3
 	dir=$work/$name
 	rm -rf -- "$dir"
-	mkdir -p "$dir"
+	mkdir -p "$dir/crashes"
 	mbd_spawn /usr/bin/time -f '%U %S' -o "$dir/time" "$bin" "-runs=$n" \
 		"-max_len=$max_len" -len_control=0 -print_final_stats=1 -timeout=30 \
-		"-artifact_prefix=$dir/" "$@" >"$dir/log" 2>&1
+		"-artifact_prefix=$dir/crashes/" "$@" >"$dir/log" 2>&1
 	mbd_wait "$MBD_LAST_PID"
 	if [[ -n $MBD_INTERRUPTED ]]; then mbd_die "interrupted; logs in $(mbd_rel "$work")"; fi
 	# the last line: time writes "Command exited with ..." before it
 	run_cpu=$(tail -n 1 "$dir/time" 2>/dev/null | awk '{ print $1 + $2 }')
 	run_execs=$(mbd_lf_execs "$dir/log")
-	run_crash=$(mbd_crash_files "$dir" | head -n 1)
+	run_crash=$(mbd_crash_files "$dir/crashes" | head -n 1)
 }
 
 # mean_ci VALUES...: "mean ± half-width" of a 95% t interval.
@@ -183,7 +184,7 @@ for t in "${target_list[@]}"; do
 				tail -n 5 "$work/tp-$t-$w-$r/log" >&2
 				mbd_die "the $w $t run stopped early: $(mbd_rel "$work/tp-$t-$w-$r/log")"
 			fi
-			eps=$(awk -v n="$run_execs" -v c="$run_cpu" 'BEGIN { printf "%.0f\n", c > 0 ? n / c : 0 }')
+			eps=$(awk -v n="$run_execs" -v c="$run_cpu" 'BEGIN { printf "%.0f\n", (c > 0 ? n / c : 0) }')
 			if [[ $w == base ]]; then eb+=("$eps"); else en+=("$eps"); fi
 		done
 		ratio+=("$(awk -v a="${en[-1]}" -v b="${eb[-1]}" 'BEGIN { printf "%.4f\n", a / b }')")
@@ -235,7 +236,7 @@ if ((perf)); then
 	for s in LLVMFuzzerTestOneInput mbd_glue_apply mbd_glue_snapshot mbd_glue_reset \
 		mbd_oracle_step mbd_compare mbd_decode_input; do
 		p=$(share "$s")
-		perf_rows+=("| \`$s\` | $p | $(awk -v p="$p" -v a="$all" 'BEGIN { printf "%.1f", a > 0 ? 100 * p / a : 0 }') |")
+		perf_rows+=("| \`$s\` | $p | $(awk -v p="$p" -v a="$all" 'BEGIN { printf "%.1f", (a > 0 ? 100 * p / a : 0) }') |")
 	done
 fi
 
