@@ -19,6 +19,9 @@
 #               when a target has a custom mutator)
 #   bytes       build/fuzz-plain/fuzz_diff --mutator=bytes
 #   ops         build/fuzz-plain/fuzz_diff --mutator=ops
+#   bytes-vcov, ops-vcov  the same, built in build/fuzz-plain-vcov with
+#               -DMBDIFF_FUZZ_HARNESS_COVERAGE=OFF (coverage feedback from
+#               the variants only, not from oracle, compare and runner)
 #   NAME=BIN[:ARGS]  any other binary, ARGS separated by ':'
 # Results go to WORK/results.tsv one run a line; --resume skips the runs
 # already there, so a long table can be measured in parts.
@@ -106,14 +109,22 @@ mbd_check_variants "$patches"
 IFS=, read -r -a patch_list <<<"$patches"
 IFS=, read -r -a setup_list <<<"$setups"
 
-# Only the fuzz target of the fuzz-plain preset (not its tests).
-build_target() { # ROOT
-	(cd "$1" && cmake --preset fuzz-plain >/dev/null &&
-		cmake --build --preset fuzz-plain -j "$(mbd_nproc)" --target fuzz_diff) >&2
+# Only the fuzz target of the fuzz-plain preset (not its tests):
+# build_target ROOT [BUILD_DIR CMAKE_ARGS...].
+build_target() {
+	local root=$1 dir=${2:-build/fuzz-plain}
+	shift 2 || shift
+	(cd "$root" && cmake --preset fuzz-plain -B "$dir" "$@" >/dev/null &&
+		cmake --build "$dir" -j "$(mbd_nproc)" --target fuzz_diff) >&2
 }
 plain_bin=$MBD_ROOT/build/fuzz-plain/fuzz_diff
+vcov_bin=$MBD_ROOT/build/fuzz-plain-vcov/fuzz_diff
 if ((build)); then
 	build_target "$MBD_ROOT" || mbd_die "cannot build $(mbd_rel "$plain_bin")"
+	if [[ ,$setups, == *-vcov,* ]]; then
+		build_target "$MBD_ROOT" build/fuzz-plain-vcov -DMBDIFF_FUZZ_HARNESS_COVERAGE=OFF ||
+			mbd_die "cannot build $(mbd_rel "$vcov_bin")"
+	fi
 fi
 
 # The baseline target: --base-rev built once in a worktree of its own.
@@ -143,12 +154,13 @@ resolve_setup() {
 	base) SETUP_BIN=$(base_target) ;;
 	base-lc0) SETUP_BIN=$(base_target); SETUP_ARGS=(-len_control=0) ;;
 	bytes | ops) SETUP_BIN=$plain_bin; SETUP_ARGS=("--mutator=$spec") ;;
+	bytes-vcov | ops-vcov) SETUP_BIN=$vcov_bin; SETUP_ARGS=("--mutator=${spec%-vcov}") ;;
 	*=*)
 		rest=${spec#*=}
 		SETUP_BIN=${rest%%:*}
 		if [[ $rest == *:* ]]; then IFS=: read -r -a SETUP_ARGS <<<"${rest#*:}"; fi
 		;;
-	*) mbd_usage_error "unknown setup '$spec' (base, bytes, ops or NAME=BIN[:ARGS])" ;;
+	*) mbd_usage_error "unknown setup '$spec' (base, base-lc0, bytes, ops, bytes-vcov, ops-vcov or NAME=BIN[:ARGS])" ;;
 	esac
 	[[ -x $SETUP_BIN ]] || mbd_die "setup $spec: $(mbd_rel "$SETUP_BIN") not found (bash scripts/build.sh fuzz-plain)"
 }
@@ -215,7 +227,8 @@ median() {
 			if (!k) { print "-"; exit }
 			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
 				if (v[j] != "inf" && (v[i] == "inf" || v[j] + 0 < v[i] + 0)) { t = v[i]; v[i] = v[j]; v[j] = t }
-			print v[int((k + 1) / 2)]
+			m = v[int((k + 1) / 2)]
+			print (m == "inf") ? "none" : m
 		}' "$results"
 }
 found_count() {
@@ -223,8 +236,8 @@ found_count() {
 		'$1 == p && $2 == u && $3 <= n { k++; f += $4 } END { printf "%d/%d\n", f, k }' "$results"
 }
 ratio() { # A B: A / B, or a word when either is missing
-	if [[ $1 == inf || $1 == - ]]; then echo "not found"; return; fi
-	if [[ $2 == inf || $2 == - ]]; then echo "< 1 (base none)"; return; fi
+	if [[ $1 == none || $1 == - ]]; then echo "-"; return; fi
+	if [[ $2 == none || $2 == - ]]; then echo "< 1 (none in $first)"; return; fi
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3fx\n", (b > 0) ? a / b : 0 }'
 }
 
