@@ -68,9 +68,11 @@ static uint32_t ring_len(const struct ring *g)
 	return g->n < N_RING ? g->n : N_RING;
 }
 
-static uint64_t ring_at(const struct ring *g, uint32_t i)
+/* The i-th most recent value (i < ring_len): ring_pick without the
+ * modulo, inline because the scans below call it for every slot. */
+static inline uint64_t ring_at(const struct ring *g, uint32_t i)
 {
-	return mbd_bin_ring_pick(g, (uint8_t)i, 0);
+	return g->v[(g->n - 1 - i) % N_RING];
 }
 
 /*

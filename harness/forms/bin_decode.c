@@ -540,11 +540,6 @@ uint32_t mbd_bin_kind_of(uint8_t opcode)
 }
 
 /* The producers, for the compact encoder (bin_compact.c). */
-uint64_t mbd_bin_ring_pick(const struct ring *g, uint8_t i, uint64_t unit)
-{
-	return ring_pick(g, i, unit);
-}
-
 uint64_t mbd_bin_addr(struct sdec *d)
 {
 	return produce_addr(d);

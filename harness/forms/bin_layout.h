@@ -87,7 +87,6 @@ void mbd_bin_next_op(struct sdec *d, enum mbd_decoder dec, struct mbd_op *op);
  * outside 1..128. Bits 5..7 announce a limit operand when c has one. */
 int mbd_bin_header(const struct mbd_config *c, uint8_t hdr[3]);
 /* The structured producers, reading from d->r with d's rings. */
-uint64_t mbd_bin_ring_pick(const struct ring *g, uint8_t i, uint64_t unit);
 uint64_t mbd_bin_addr(struct sdec *d);
 uint64_t mbd_bin_size(struct sdec *d, uint64_t base);
 int32_t mbd_bin_nid(struct sdec *d);
