@@ -44,6 +44,7 @@ static struct {
 	bool have_known;
 	struct mbd_known known;
 	struct mbd_sigset seen_known;
+	char **env_words;       /* $MBDIFF_ARGS split: g.opts points into it */
 } g;
 
 static _Noreturn void bad_options(void)
@@ -183,8 +184,11 @@ static void setup_without_init(void)
 	if (mbd_fuzz_opts_finish(&o, stderr))
 		bad_options();
 	setup(&o);
-	/* after setup: option values point into the words */
-	mbd_fuzz_args_free(words);
+	/*
+	 * g.opts keeps pointers into the words (--keep-going's folder,
+	 * --known's file, ...): they live as long as the process.
+	 */
+	g.env_words = words;
 }
 
 /*
