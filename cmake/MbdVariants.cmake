@@ -17,6 +17,14 @@ set(MBD_VARIANT_CFLAGS
 	-fno-strict-aliasing -fno-common -Wall -Wextra -Wno-unused-parameter
 	-Wno-sign-compare -Wno-missing-field-initializers)
 
+# objcopy options: the sections a variant object can have, page-aligned
+# (a name the object lacks is ignored).
+set(MBD_VARIANT_PAGE_ALIGN "")
+foreach(_s .text .text.unlikely .text.hot .text.startup .data .bss .rodata
+		.rodata.str1.1 .rodata.str1.8 .data.rel.local .data.rel.ro.local)
+	list(APPEND MBD_VARIANT_PAGE_ALIGN "--set-section-alignment" "${_s}=4096")
+endforeach()
+
 # One line from a patch header: the Subject: (folded lines joined) without
 # its "[PATCH ...]" tag, or the first non-empty header line.
 function(_mbd_patch_summary patch out)
@@ -363,10 +371,15 @@ function(mbd_add_variant_objects suffix launcher outvar)
 
 		# Localize: only the descriptor stays global, so every variant's
 		# copy of memblock, memblock_can_resize, ... links side by side.
+		# Every section starts on a page, so two variants with the same
+		# code (reference, reference-twin) have the same addresses modulo
+		# 4096: same cache-line, fetch-window and predictor placement, and
+		# `mbdiff bench` times code, not where the linker put it.
 		set(obj "${CMAKE_BINARY_DIR}/variant-objs/${MBD_V_${name}_FILE}${suffix}.o")
 		add_custom_command(
 			OUTPUT "${obj}"
 			COMMAND "${CMAKE_OBJCOPY}" "--keep-global-symbol=mbd_variant_${id}"
+				${MBD_VARIANT_PAGE_ALIGN}
 				"$<TARGET_OBJECTS:${raw}>" "${obj}"
 			DEPENDS ${raw} "$<TARGET_OBJECTS:${raw}>"
 			COMMENT "Localizing variant ${name}${suffix}"
