@@ -17,6 +17,7 @@
 #include "mbd_bench.h"
 #include "mbd_cli.h"
 #include "mbd_input.h"
+#include "mbd_pin.h"
 
 #define DEFAULT_DIR "corpus/real"
 #define MIB (1024u * 1024u)
@@ -32,6 +33,9 @@ struct bench_cli {
 	const char *csv;
 	size_t reps;
 	size_t evict_mib;      /* 0: the default */
+	size_t seed;           /* 0: the default */
+	long cpu;              /* -1: where it starts; -2: not pinned */
+	int pinned;            /* the CPU, or -errno */
 	const struct mbd_variant **vs;
 	size_t n;
 	struct input *in;
@@ -60,6 +64,21 @@ static int parse_count(const char *s, size_t *out)
 	if (errno || *end || v == 0 || v > 1000000ULL)
 		return -1;
 	*out = (size_t)v;
+	return 0;
+}
+
+/* A CPU number 0..4095. */
+static int parse_cpu(const char *s, long *out)
+{
+	size_t v;
+
+	if (s && strcmp(s, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_count(s, &v) || v > 4095)
+		return -1;
+	*out = (long)v;
 	return 0;
 }
 
@@ -99,6 +118,14 @@ static int parse_args(int argc, char **argv, struct bench_cli *c,
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--evict-mib", &val)) != 0) {
 			if (m < 0 || parse_count(val, &c->evict_mib) || c->evict_mib > 4096)
 				return mbd_cli_bad_usage("bench: %s needs 1..4096", a);
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--seed", &val)) != 0) {
+			if (m < 0 || parse_count(val, &c->seed))
+				return mbd_cli_bad_usage("bench: %s needs a count 1..1000000", a);
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--cpu", &val)) != 0) {
+			if (m < 0 || parse_cpu(val, &c->cpu))
+				return mbd_cli_bad_usage("bench: %s needs a CPU number 0..4095", a);
+		} else if (strcmp(a, "--no-pin") == 0) {
+			c->cpu = -2;
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--variants", &val)) != 0) {
 			if (m < 0 || !*val)
 				return mbd_cli_bad_usage("bench: %s needs a list of variant names", a);
@@ -174,7 +201,14 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	       "variant, trace and mode; baseline %s\n",
 	       c->n_in, c->n, c->reps, c->vs[0]->name);
 	printf("timed: the memblock calls only (reset, warm-up and cache sweep "
-	       "untimed); variants interleaved round by round\n");
+	       "untimed); variants interleaved round by round, order shuffled "
+	       "(seed %zu), none twice in a row\n", c->seed);
+	if (c->cpu == -2)
+		printf("cpu: not pinned (--no-pin)\n");
+	else if (c->pinned >= 0)
+		printf("cpu: pinned to %d\n", c->pinned);
+	else
+		printf("cpu: not pinned (sched_setaffinity: %s)\n", strerror(-c->pinned));
 	printf("warm: an untimed replay of the same variant just before; cold: "
 	       "%zu MiB swept first to evict the caches\n",
 	       mbd_bench_evict_bytes(b) / MIB);
@@ -185,10 +219,12 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	else
 		printf("instructions: user-space, perf_event_open "
 		       "PERF_COUNT_HW_INSTRUCTIONS, median per call\n");
-	printf("\n%-*s  %-*s  %-4s  %5s  %10s  %10s  %10s  %8s  %10s  %7s  %6s\n",
+	printf("x base: median over rounds of the ratio to the baseline sample "
+	       "next to it, [95%% confidence interval of that median]\n");
+	printf("\n%-*s  %-*s  %-4s  %5s  %10s  %10s  %10s  %8s  %10s  %7s  %-15s  %6s\n",
 	       c->wname, "trace", wvar(c), "variant", "mode", "calls",
 	       "ns min", "ns median", "ns max", "ns/call", "instr/call",
-	       "x base", "faults");
+	       "x base", "95% CI", "faults");
 }
 
 static void print_row(const struct bench_cli *c, const struct input *in,
@@ -200,11 +236,12 @@ static void print_row(const struct bench_cli *c, const struct input *in,
 		snprintf(instr, sizeof(instr), "%.1f", s->instr_per_call);
 	else
 		snprintf(instr, sizeof(instr), "-");
-	printf("%-*s  %-*s  %-4s  %5zu  %10.0f  %10.0f  %10.0f  %8.1f  %10s  %7.3f  %6.1f\n",
+	printf("%-*s  %-*s  %-4s  %5zu  %10.0f  %10.0f  %10.0f  %8.1f  %10s  %7.3f  "
+	       "[%5.3f, %5.3f]  %6.1f\n",
 	       c->wname, in->name, wvar(c), vname,
 	       mbd_bench_mode_name((enum mbd_bench_mode)mode), s->ops, s->ns_min,
 	       s->ns_median, s->ns_max, s->ns_median / (double)s->ops, instr,
-	       s->ratio, s->faults_per_rep);
+	       s->ratio, s->ratio_lo, s->ratio_hi, s->faults_per_rep);
 }
 
 /* A CSV field, quoted when it holds a comma, quote or line break. */
@@ -226,7 +263,8 @@ static void csv_field(FILE *f, const char *s)
 static const char csv_head[] =
 	"trace,file,variant,kind,mode,calls,reps,trace_ns_min,trace_ns_median,"
 	"trace_ns_max,call_ns_min,call_ns_median,call_ns_max,"
-	"instructions_per_call,ratio_to_baseline,baseline,page_faults_per_rep\n";
+	"instructions_per_call,ratio_to_baseline,baseline,page_faults_per_rep,"
+	"ratio_ci_low,ratio_ci_high\n";
 
 static void csv_row(FILE *f, const struct bench_cli *c, const struct input *in,
 		    size_t i, int mode, const struct mbd_bench_stats *s)
@@ -249,34 +287,49 @@ static void csv_row(FILE *f, const struct bench_cli *c, const struct input *in,
 		fputs("NA", f);
 	fprintf(f, ",%.4f,", s->ratio);
 	csv_field(f, c->vs[0]->name);
-	fprintf(f, ",%.2f\n", s->faults_per_rep);
+	fprintf(f, ",%.2f,%.4f,%.4f\n", s->faults_per_rep, s->ratio_lo, s->ratio_hi);
 }
 
-static int cmp_dbl(const void *a, const void *b)
+/* Traces whose interval lies wholly above (+1) or below (-1) 1.00. */
+static void count_sides(const struct bench_cli *c, int m, size_t i,
+			size_t *above, size_t *below)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	*above = *below = 0;
+	for (size_t k = 0; k < c->n_in; k++) {
+		const struct mbd_bench_stats *s = stat_at(c, k, m, i);
 
-	return (x > y) - (x < y);
+		*above += s->ratio_lo > 1.0;
+		*below += s->ratio_hi < 1.0;
+	}
 }
 
 /*
  * Per variant and mode over all traces, a "boot" being one trace replayed
  * once: mean calls and ns per boot, the difference to the baseline per boot
- * and per call, and the median of the per-trace ratios.
+ * and per call, the ratio of the summed boots with its interval
+ * (mbd_bench_total), and how many traces alone are surely slower or faster.
  */
-static int print_summary(const struct bench_cli *c)
+static int print_summary(const struct bench_cli *c, struct mbd_bench *b)
 {
-	double *ratios = calloc(c->n_in, sizeof(*ratios));
+	struct mbd_bench_total *tot = calloc(c->n, sizeof(*tot));
 
-	if (!ratios)
+	if (!tot)
 		return mbd_cli_internal("out of memory");
-	printf("\nper boot (one replay of a trace), mean over %zu traces:\n", c->n_in);
-	printf("%-*s  %-4s  %10s  %10s  %8s  %12s  %12s  %14s\n", wvar(c), "variant",
-	       "mode", "calls/boot", "ns/boot", "ns/call", "ns/boot-base",
-	       "ns/call-base", "x base median");
+	printf("\nper boot (one replay of a trace), mean over %zu traces; x base: "
+	       "per round, the variant's ns summed over the traces / the "
+	       "baseline's, median over rounds [95%% CI]; traces >1 / <1: "
+	       "traces whose own interval lies above / below 1\n", c->n_in);
+	printf("%-*s  %-4s  %10s  %10s  %8s  %12s  %12s  %7s  %-15s  %11s\n", wvar(c),
+	       "variant", "mode", "calls/boot", "ns/boot", "ns/call", "ns/boot-base",
+	       "ns/call-base", "x base", "95% CI", "traces >1/<1");
 	for (int m = 0; m < MBD_BENCH__MODES; m++) {
+		if (mbd_bench_total(b, (enum mbd_bench_mode)m, tot) != 0) {
+			free(tot);
+			return mbd_cli_internal("bench: no totals");
+		}
 		for (size_t i = 0; i < c->n; i++) {
-			double ops = 0, ns = 0, delta = 0, mid;
+			double ops = 0, ns = 0, delta = 0;
+			size_t above, below;
 
 			for (size_t k = 0; k < c->n_in; k++) {
 				const struct mbd_bench_stats *s = stat_at(c, k, m, i);
@@ -284,19 +337,20 @@ static int print_summary(const struct bench_cli *c)
 				ops += (double)s->ops;
 				ns += s->ns_median;
 				delta += s->ns_median - stat_at(c, k, m, 0)->ns_median;
-				ratios[k] = s->ratio;
 			}
-			qsort(ratios, c->n_in, sizeof(*ratios), cmp_dbl);
-			mid = c->n_in % 2 ? ratios[c->n_in / 2] :
-			      (ratios[c->n_in / 2 - 1] + ratios[c->n_in / 2]) / 2;
-			printf("%-*s  %-4s  %10.1f  %10.0f  %8.1f  %+12.0f  %+12.2f  %14.3f\n",
+			count_sides(c, m, i, &above, &below);
+			printf("%-*s  %-4s  %10.1f  %10.0f  %8.1f  %+12.0f  %+12.2f  %7.3f  "
+			       "[%5.3f, %5.3f]  %5zu/%-5zu\n",
 			       wvar(c), c->vs[i]->name,
 			       mbd_bench_mode_name((enum mbd_bench_mode)m),
 			       ops / (double)c->n_in, ns / (double)c->n_in, ns / ops,
-			       delta / (double)c->n_in, delta / ops, mid);
+			       delta / (double)c->n_in, delta / ops, tot[i].ratio,
+			       tot[i].ratio_lo, tot[i].ratio_hi, above, below);
 		}
 	}
-	free(ratios);
+	printf("samples taken again after a context switch inside the clock: %zu\n",
+	       mbd_bench_retaken(b));
+	free(tot);
 	return MBD_EXIT_OK;
 }
 
@@ -317,7 +371,7 @@ static int measure(struct bench_cli *c, struct mbd_bench *b, FILE *csv)
 		}
 		fflush(stdout);
 	}
-	return print_summary(c);
+	return print_summary(c, b);
 }
 
 static int write_csv(const char *path, const char *buf, size_t len)
@@ -341,6 +395,15 @@ static int run(struct bench_cli *c)
 	if (c->reps)
 		o.reps = c->reps;
 	c->reps = o.reps;
+	if (c->seed)
+		o.seed = c->seed;
+	c->seed = (size_t)o.seed;
+	if (c->cpu != -2)
+		c->pinned = mbd_pin_cpu((int)c->cpu);
+	/* a CPU asked for by number must be had; the default may be refused */
+	if (c->cpu >= 0 && c->pinned < 0)
+		return mbd_cli_error("bench: --cpu %ld: cannot pin to it (%s)", c->cpu,
+				     strerror(-c->pinned));
 	if (c->evict_mib)
 		o.evict_bytes = c->evict_mib * MIB;
 	c->st = calloc(c->n_in * MBD_BENCH__MODES * c->n, sizeof(*c->st));
@@ -372,7 +435,7 @@ static int run(struct bench_cli *c)
 
 int mbd_cli_bench(int argc, char **argv)
 {
-	struct bench_cli c = { .wname = 5 };
+	struct bench_cli c = { .wname = 5, .cpu = -1 };
 	struct mbd_paths paths = { 0 };
 	size_t max = mbd_variant_count();
 	struct stat st;

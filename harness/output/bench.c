@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The measuring loop behind `mbdiff bench` (mbd_bench.h): interleaved
- * rounds, one timed replay per variant per round, order-balanced, with the
- * reset, the warm-up replay and the cache sweep kept outside the clock.
+ * rounds, one timed replay per variant per round in a shuffled order, with
+ * the reset, the warm-up replay and the cache sweep kept outside the clock.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 
 #include <stdint.h>
 #include <stdio.h>
@@ -14,10 +14,13 @@
 #include <time.h>
 
 #include "mbd_bench.h"
+#include "mbd_median.h"
 #include "mbd_perf.h"
 
 #define MIB (1024u * 1024u)
 #define CALIBRATION_RUNS 64
+/* a sample switched out this often in a row is kept as it is */
+#define MAX_RETAKES 8
 
 struct mbd_bench {
 	const struct mbd_variant **vs;
@@ -26,9 +29,14 @@ struct mbd_bench {
 	struct mbd_perf perf;
 	uint64_t *ns;        /* [variant][rep] */
 	uint64_t *instr;     /* [variant][rep], user instructions */
-	double *ratio;       /* [variant][rep] */
+	double *total;       /* [mode][variant][rep]: ns summed over traces */
+	size_t traces[MBD_BENCH__MODES];
 	uint64_t *scratch;   /* reps values, for medians */
 	double *dscratch;
+	size_t *order;       /* [variant]: this round's order */
+	size_t last;         /* the variant sampled last (n: none yet) */
+	uint64_t rnd;        /* xorshift64 state for the orders */
+	size_t retaken;
 	long *faults;        /* [variant] */
 	size_t *ops;         /* [variant] */
 	unsigned char *evict;  /* allocated at the first cold run */
@@ -42,6 +50,7 @@ struct sample {
 	uint64_t ns;
 	uint64_t instr;
 	bool counted;
+	bool switched;   /* the thread was switched out */
 	long faults;
 	size_t ops;
 };
@@ -86,6 +95,7 @@ void mbd_bench_opts_default(struct mbd_bench_opts *o)
 	size_t c = largest_cache();
 
 	o->reps = 100;
+	o->seed = 1;
 	/* twice the last level: every line and TLB entry the calls used is
 	 * gone; bounded so a cold sample stays a few milliseconds */
 	o->evict_bytes = c ? 2 * c : 64 * MIB;
@@ -121,17 +131,18 @@ static void timed(struct mbd_bench *b, const struct mbd_variant *v,
 	uint64_t c0 = 0, c1 = 0;
 	bool ok;
 
-	getrusage(RUSAGE_SELF, &ru0);
+	getrusage(RUSAGE_THREAD, &ru0);
 	ok = mbd_perf_read(&b->perf, &c0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	s->ops = t ? mbd_bench_apply(v, t) : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ok = mbd_perf_read(&b->perf, &c1) && ok;
-	getrusage(RUSAGE_SELF, &ru1);
+	getrusage(RUSAGE_THREAD, &ru1);
 	s->ns = ts_ns(&t1) - ts_ns(&t0);
 	s->counted = ok && c1 >= c0;
 	s->instr = s->counted ? c1 - c0 : 0;
 	s->faults = ru1.ru_minflt - ru0.ru_minflt;
+	s->switched = ru1.ru_nvcsw != ru0.ru_nvcsw || ru1.ru_nivcsw != ru0.ru_nivcsw;
 }
 
 static void calibrate(struct mbd_bench *b)
@@ -168,17 +179,21 @@ struct mbd_bench *mbd_bench_new(const struct mbd_variant *const *vs, size_t n,
 	b->vs = calloc(n, sizeof(*b->vs));
 	b->ns = calloc(cells, sizeof(*b->ns));
 	b->instr = calloc(cells, sizeof(*b->instr));
-	b->ratio = calloc(cells, sizeof(*b->ratio));
+	b->total = calloc(cells * MBD_BENCH__MODES, sizeof(*b->total));
 	b->scratch = calloc(o->reps, sizeof(*b->scratch));
 	b->dscratch = calloc(o->reps, sizeof(*b->dscratch));
 	b->faults = calloc(n, sizeof(*b->faults));
 	b->ops = calloc(n, sizeof(*b->ops));
-	if (!b->vs || !b->ns || !b->instr || !b->ratio || !b->scratch ||
-	    !b->dscratch || !b->faults || !b->ops) {
+	b->order = calloc(n, sizeof(*b->order));
+	if (!b->vs || !b->ns || !b->instr || !b->total ||
+	    !b->scratch || !b->dscratch || !b->faults || !b->ops || !b->order) {
 		mbd_bench_free(b);
 		return NULL;
 	}
 	memcpy(b->vs, vs, n * sizeof(*vs));
+	b->last = n;
+	/* xorshift64 must not start at 0 */
+	b->rnd = o->seed ? o->seed : 1;
 	mbd_perf_open(&b->perf);
 	calibrate(b);
 	return b;
@@ -192,7 +207,8 @@ void mbd_bench_free(struct mbd_bench *b)
 	free(b->vs);
 	free(b->ns);
 	free(b->instr);
-	free(b->ratio);
+	free(b->total);
+	free(b->order);
 	free(b->scratch);
 	free(b->dscratch);
 	free(b->faults);
@@ -216,8 +232,40 @@ size_t mbd_bench_evict_bytes(const struct mbd_bench *b)
 	return b->opts.evict_bytes;
 }
 
+size_t mbd_bench_retaken(const struct mbd_bench *b)
+{
+	return b->retaken;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* the program image, from the GNU linker scripts (ld, gold, lld) */
+extern char __executable_start[], end[];
+
+/*
+ * Write back and drop every line of the program image (every variant's
+ * code and statics) and of the trace: the sweep alone leaves whatever the
+ * cache's replacement policy keeps, which differs from variant to variant.
+ */
+static void flush_image(const struct mbd_trace *t)
+{
+	const char *lo = (const char *)((uintptr_t)__executable_start & ~(uintptr_t)63);
+	const char *ops = (const char *)t->ops;
+
+	for (const char *q = lo; q < end; q += 64)
+		__builtin_ia32_clflush(q);
+	for (size_t i = 0; i < t->n_ops * sizeof(*t->ops); i += 64)
+		__builtin_ia32_clflush(ops + i);
+	__builtin_ia32_mfence();
+}
+#else
+static void flush_image(const struct mbd_trace *t)
+{
+	(void)t;
+}
+#endif
+
 /* Read one byte of every cache line: the lines the calls used are evicted. */
-static int sweep(struct mbd_bench *b)
+static int sweep(struct mbd_bench *b, const struct mbd_trace *t)
 {
 	const volatile unsigned char *p;
 	unsigned sum = 0;
@@ -233,6 +281,7 @@ static int sweep(struct mbd_bench *b)
 	for (size_t i = 0; i < b->opts.evict_bytes; i += 64)
 		sum += p[i];
 	b->sink += sum;
+	flush_image(t);
 	return 0;
 }
 
@@ -243,14 +292,21 @@ static int sample_one(struct mbd_bench *b, size_t i, const struct mbd_trace *t,
 	const struct mbd_variant *v = b->vs[i];
 	struct sample s;
 
-	v->reset(&t->cfg, 0);
-	if (m == MBD_BENCH_WARM) {
-		mbd_bench_apply(v, t);
+	for (int take = 0;; take++) {
 		v->reset(&t->cfg, 0);
-	} else if (sweep(b) != 0) {
-		return -1;
+		if (m == MBD_BENCH_WARM) {
+			mbd_bench_apply(v, t);
+			v->reset(&t->cfg, 0);
+		} else if (sweep(b, t) != 0) {
+			return -1;
+		}
+		timed(b, v, t, &s);
+		/* another task ran inside the clock: its time is not ours */
+		if (!s.switched || take == MAX_RETAKES)
+			break;
+		b->retaken++;
 	}
-	timed(b, v, t, &s);
+	b->last = i;
 	if (rep < 0)
 		return 0;
 	b->ns[i * b->opts.reps + (size_t)rep] = s.ns;
@@ -258,19 +314,46 @@ static int sample_one(struct mbd_bench *b, size_t i, const struct mbd_trace *t,
 		s.counted && s.instr > b->instr_overhead ? s.instr - b->instr_overhead : 0;
 	b->faults[i] += s.faults;
 	b->ops[i] = s.ops;
+	b->total[((size_t)m * b->n + i) * b->opts.reps + (size_t)rep] += (double)s.ns;
 	return 0;
+}
+
+static uint64_t next_rnd(struct mbd_bench *b)
+{
+	b->rnd ^= b->rnd << 13;
+	b->rnd ^= b->rnd >> 7;
+	b->rnd ^= b->rnd << 17;
+	return b->rnd;
+}
+
+/*
+ * A shuffled order for the next round whose first variant is not the one
+ * sampled last: every variant has the same odds of each position and of
+ * each predecessor, and none ever follows itself.
+ */
+static void next_order(struct mbd_bench *b)
+{
+	size_t n = b->n;
+
+	for (size_t i = 0; i < n; i++)
+		b->order[i] = i;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(next_rnd(b) % i), tmp = b->order[i - 1];
+
+		b->order[i - 1] = b->order[j];
+		b->order[j] = tmp;
+	}
+	if (n > 1 && b->order[0] == b->last) {
+		size_t j = 1 + (size_t)(next_rnd(b) % (n - 1));
+
+		b->order[0] = b->order[j];
+		b->order[j] = b->last;
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
 }
@@ -287,23 +370,12 @@ static double median_u64(struct mbd_bench *b, const uint64_t *v)
 	return ((double)b->scratch[n / 2 - 1] + (double)b->scratch[n / 2]) / 2;
 }
 
-static double median_dbl(struct mbd_bench *b, const double *v)
-{
-	size_t n = b->opts.reps;
-
-	memcpy(b->dscratch, v, n * sizeof(*v));
-	qsort(b->dscratch, n, sizeof(*b->dscratch), cmp_dbl);
-	if (n % 2)
-		return b->dscratch[n / 2];
-	return (b->dscratch[n / 2 - 1] + b->dscratch[n / 2]) / 2;
-}
-
 static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 {
 	size_t reps = b->opts.reps;
 	const uint64_t *ns = b->ns + i * reps;
-	double *ratio = b->ratio + i * reps;
 	const uint64_t *base = b->ns;
+	struct mbd_median md;
 
 	memset(st, 0, sizeof(*st));
 	st->ops = b->ops[i];
@@ -313,8 +385,11 @@ static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 	st->ns_min = (double)b->scratch[0];
 	st->ns_max = (double)b->scratch[reps - 1];
 	for (size_t r = 0; r < reps; r++)
-		ratio[r] = base[r] ? (double)ns[r] / (double)base[r] : 1.0;
-	st->ratio = median_dbl(b, ratio);
+		b->dscratch[r] = base[r] ? (double)ns[r] / (double)base[r] : 1.0;
+	mbd_median_of(b->dscratch, reps, &md);
+	st->ratio = md.median;
+	st->ratio_lo = md.lo;
+	st->ratio_hi = md.hi;
 	st->instr_per_call = -1;
 	if (b->perf.fd >= 0 && st->ops)
 		st->instr_per_call = median_u64(b, b->instr + i * reps) / (double)st->ops;
@@ -331,18 +406,40 @@ int mbd_bench_run(struct mbd_bench *b, const struct mbd_trace *t,
 	memset(b->faults, 0, n * sizeof(*b->faults));
 	/* round -1 warms up the process (code pages, allocator, sweep buffer) */
 	for (long rep = -1; rep < (long)b->opts.reps; rep++) {
-		for (size_t k = 0; k < n; k++) {
-			/* alternate the order so no variant always goes first */
-			size_t i = (rep & 1) ? n - 1 - k : k;
-
-			if (sample_one(b, i, t, m, rep) != 0)
+		next_order(b);
+		for (size_t k = 0; k < n; k++)
+			if (sample_one(b, b->order[k], t, m, rep) != 0)
 				return -1;
-		}
 	}
+	b->traces[m]++;
 	/* leave every variant reset, its arena pages released */
 	for (size_t i = 0; i < n; i++)
 		b->vs[i]->reset(&t->cfg, 0);
 	for (size_t i = 0; i < n; i++)
 		stats_of(b, i, &out[i]);
+	return 0;
+}
+
+int mbd_bench_total(struct mbd_bench *b, enum mbd_bench_mode m,
+		    struct mbd_bench_total *out)
+{
+	size_t reps = b ? b->opts.reps : 0;
+
+	if (!b || !out || m >= MBD_BENCH__MODES || !b->traces[m])
+		return -1;
+	for (size_t i = 0; i < b->n; i++) {
+		const double *base = b->total + (size_t)m * b->n * reps;
+		const double *tot = base + i * reps;
+		struct mbd_median md;
+
+		for (size_t r = 0; r < reps; r++)
+			b->dscratch[r] = base[r] > 0 ? tot[r] / base[r] : 1.0;
+		mbd_median_of(b->dscratch, reps, &md);
+		out[i].traces = b->traces[m];
+		out[i].ratio = md.median;
+		out[i].ratio_lo = md.lo;
+		out[i].ratio_hi = md.hi;
+		out[i].covered = md.covered;
+	}
 	return 0;
 }

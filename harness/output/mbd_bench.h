@@ -5,14 +5,23 @@
  * timed; no snapshot, comparison or oracle runs in between.
  *
  * Every variant given is measured in one interleaved loop: each round takes
- * one sample of every variant (forwards on even rounds, backwards on odd
- * ones), so frequency drift, other tenants and timer noise hit all of them
- * alike, and the ratio to the baseline (variant 0) is taken per round.
+ * one sample of every variant, so frequency drift, other tenants and timer
+ * noise hit all of them alike, and the ratio to the baseline (variant 0) is
+ * taken per round. The order inside a round is a seeded shuffle, and no
+ * variant ever follows itself across a round's edge: what ran just before
+ * a sample (branch predictors, caches the sweep leaves) then has the same
+ * odds for every variant. A fixed order is not neutral: with "forwards,
+ * then backwards" the first and last variants ran twice in a row at every
+ * round's edge and a middle variant identical to the baseline read 1.04 to
+ * 1.12 (docs/speed.md). A sample during which the thread was switched out
+ * is taken again.
  */
 #ifndef MBD_BENCH_H
 #define MBD_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mbd_trace.h"
 #include "mbd_variant.h"
@@ -34,9 +43,11 @@ const char *mbd_bench_mode_name(enum mbd_bench_mode m);
 struct mbd_bench_opts {
 	size_t reps;         /* timed samples per variant and mode (>= 1) */
 	size_t evict_bytes;  /* cold mode: bytes swept before each sample */
+	uint64_t seed;       /* the order of the variants in every round */
 };
 
-/* reps 100; evict_bytes twice the largest cache sysfs names (64 MiB if none). */
+/* reps 100; evict_bytes twice the largest cache sysfs names (64 MiB if
+ * none); seed 1. */
 void mbd_bench_opts_default(struct mbd_bench_opts *o);
 
 /* Figures of one variant on one trace in one mode. */
@@ -46,6 +57,7 @@ struct mbd_bench_stats {
 	size_t reps;
 	double ns_min, ns_median, ns_max;  /* one replay of the trace */
 	double ratio;           /* median over rounds of ns / baseline's ns */
+	double ratio_lo, ratio_hi;  /* its 95% confidence interval (mbd_median.h) */
 	double instr_per_call;  /* median; < 0 when not counted */
 	double faults_per_rep;  /* minor page faults inside the timed replays */
 };
@@ -67,6 +79,26 @@ size_t mbd_bench_evict_bytes(const struct mbd_bench *b);
 /* Measure t in mode m; out[i] for variant i. Returns 0 or -1 (bad args). */
 int mbd_bench_run(struct mbd_bench *b, const struct mbd_trace *t,
 		  enum mbd_bench_mode m, struct mbd_bench_stats *out);
+
+/*
+ * Every trace mbd_bench_run() measured in mode m, as one set of boots: per
+ * round, the variant's ns summed over the traces divided by the baseline's
+ * sum, so each trace weighs what it costs. Median over rounds and its 95%
+ * interval; each trace's round r pairs a variant with the baseline sample
+ * taken next to it.
+ */
+struct mbd_bench_total {
+	size_t traces;
+	double ratio, ratio_lo, ratio_hi;
+	bool covered;           /* false: fewer than 6 rounds, lo/hi are min/max */
+};
+
+/* out[i] for variant i. Returns 0, or -1 (bad args, no trace measured). */
+int mbd_bench_total(struct mbd_bench *b, enum mbd_bench_mode m,
+		    struct mbd_bench_total *out);
+
+/* Samples taken again because the thread was switched out during one. */
+size_t mbd_bench_retaken(const struct mbd_bench *b);
 
 /*
  * The narrowest replay: apply t's ops to v as they are, from whatever state

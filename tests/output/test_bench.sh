@@ -6,8 +6,9 @@
 # `mbdiff bench` on two tiny traces with --reps 3, every variant in the
 # binary: the CSV has the documented header and one row per trace, variant
 # and mode, every figure a positive number (no timing thresholds: only the
-# structure is checked), min <= median <= max, the baseline's ratio 1, and
-# the table says whether instructions were counted. Then bad input: a
+# structure is checked), min <= median <= max, the ratio inside its
+# interval, the baseline's ratio and interval 1, and the table says whether
+# instructions were counted and where it was pinned. Then bad input: a
 # malformed trace, a trace with no calls, an unknown variant, --reps 0 and
 # a CSV in a missing directory all exit 2 with a message, and leave no CSV
 # (an existing one untouched) and no temp file.
@@ -43,16 +44,17 @@ nv=${#variants[@]}
 rc=$?
 ((rc == 0)) && ok || bad "bench exited $rc: $(cat out/err.txt)"
 [[ -f out/bench.csv ]] && ok || bad "no CSV written"
-head=trace,file,variant,kind,mode,calls,reps,trace_ns_min,trace_ns_median,trace_ns_max,call_ns_min,call_ns_median,call_ns_max,instructions_per_call,ratio_to_baseline,baseline,page_faults_per_rep
+head=trace,file,variant,kind,mode,calls,reps,trace_ns_min,trace_ns_median,trace_ns_max,call_ns_min,call_ns_median,call_ns_max,instructions_per_call,ratio_to_baseline,baseline,page_faults_per_rep,ratio_ci_low,ratio_ci_high
 [[ $(head -n 1 out/bench.csv) == "$head" ]] && ok ||
 	bad "CSV header is '$(head -n 1 out/bench.csv)'"
 rows=$(($(wc -l <out/bench.csv) - 1))
 ((rows == 2 * 2 * nv)) && ok || bad "CSV has $rows rows, want $((4 * nv)) (2 traces x 2 modes x $nv variants)"
 
-# every row: 17 fields, positive figures, ordered min/median/max
+# every row: 19 fields, positive figures, ordered min/median/max and
+# interval low/ratio/high
 problems=$(awk -F, -v reps=3 '
 	NR == 1 { next }
-	NF != 17 { print "line " NR ": " NF " fields"; next }
+	NF != 19 { print "line " NR ": " NF " fields"; next }
 	$5 != "warm" && $5 != "cold" { print "line " NR ": mode " $5 }
 	$6 !~ /^[0-9]+$/ || $6 + 0 < 1 { print "line " NR ": calls " $6 }
 	$7 != reps { print "line " NR ": reps " $7 }
@@ -70,6 +72,11 @@ problems=$(awk -F, -v reps=3 '
 			print "line " NR ": baseline ratio " $15
 		if ($17 !~ /^[0-9.]+$/)
 			print "line " NR ": faults " $17
+		if ($18 !~ /^[0-9.]+$/ || $19 !~ /^[0-9.]+$/ ||
+		    $18 + 0 > $15 + 0 || $15 + 0 > $19 + 0)
+			print "line " NR ": interval " $18 " " $15 " " $19
+		if ($3 == $16 && ($18 != "1.0000" || $19 != "1.0000"))
+			print "line " NR ": baseline interval " $18 " " $19
 	}' out/bench.csv)
 [[ -z $problems ]] && ok || bad "CSV rows: $problems"
 
@@ -91,6 +98,14 @@ fi
 grep -qE '^instructions: (not available \(perf_event_open: .+\)|user-space)' out/table.txt && ok ||
 	bad "the table does not say whether instructions were counted"
 grep -q '^per boot' out/table.txt && ok || bad "no per-boot summary in the table"
+# the summary: every variant twice (warm, cold), ratio then [low, high]
+rows=$(awk '/^per boot/ { on = 1; next } on && $2 ~ /^(warm|cold)$/ &&
+	$9 ~ /^\[[0-9.]+,$/ && $10 ~ /^[0-9.]+\]$/ { n++ } END { print n + 0 }' out/table.txt)
+((rows == 2 * nv)) && ok || bad "summary has $rows rows with an interval, want $((2 * nv))"
+grep -qE '^cpu: (pinned to [0-9]+|not pinned \(sched_setaffinity: .+\))$' out/table.txt && ok ||
+	bad "the table does not say where it ran"
+"$mbdiff" bench --reps 1 --no-pin --evict-mib 8 in/a.mbt >out/nopin.txt 2>&1 &&
+	grep -qx 'cpu: not pinned (--no-pin)' out/nopin.txt && ok || bad "--no-pin: $(head -n 5 out/nopin.txt)"
 grep -q "^wrote out/bench.csv" out/table.txt && ok || bad "no 'wrote' line"
 
 # --variants picks and orders (first = baseline)
@@ -120,6 +135,10 @@ expect_fail missing-file 'in/nope\.mbt: ' --csv out/fail.csv in/nope.mbt
 expect_fail unknown-variant 'unknown variant "no-such"' --variants no-such --csv out/fail.csv in/a.mbt
 expect_fail reps-zero '--reps needs a count 1\.\.1000000' --reps 0 --csv out/fail.csv in/a.mbt
 expect_fail unknown-option 'unknown option "--frob"' --frob --csv out/fail.csv in/a.mbt
+expect_fail seed-zero '--seed needs a count' --seed 0 --csv out/fail.csv in/a.mbt
+expect_fail cpu-bad '--cpu needs a CPU number' --cpu x --csv out/fail.csv in/a.mbt
+expect_fail cpu-big '--cpu needs a CPU number' --cpu 4096 --csv out/fail.csv in/a.mbt
+expect_fail cpu-absent '--cpu 4095: cannot pin to it' --cpu 4095 --csv out/fail.csv in/a.mbt
 expect_fail csv-dir 'out/nodir/x\.csv: cannot write' --csv out/nodir/x.csv in/a.mbt
 
 # an existing CSV survives a failed run unchanged
