@@ -21,8 +21,11 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # The mechanism is under test, not the class: every difference counts
-# (--min-class=warning), and runs bound the work, not the clock.
-runs=200000
+# (--min-class=warning), and runs bound the work, not the clock. With
+# -seed=1 the first difference comes at about run 900 and 30000 runs see
+# about 360 distinct known signatures and 11 unexplained keys (200000 runs:
+# 550 and 12): every check below still has plenty to look at.
+runs=30000
 
 printf 'baseline: reference\nmbdiff: divergence reference~zhou-2025 * | test | every difference of the pair\n' \
 	>"$work/all.known"
