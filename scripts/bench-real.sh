@@ -49,14 +49,7 @@ mbd_check_uint --reps "$reps"
 [[ -d $out_dir ]] || mbd_die "--out-dir $(mbd_rel "$out_dir") is not a directory"
 command -v gnuplot >/dev/null 2>&1 || mbd_die "gnuplot not installed (bash scripts/setup.sh installs gnuplot-nox)"
 
-if [[ -z $mbdiff ]]; then
-	mbdiff=$(mbd_mbdiff)
-	if ((build)) && [[ -z ${MBDIFF:-} ]]; then
-		bash "$MBD_ROOT/scripts/build.sh" default >&2
-	fi
-fi
-mbd_require_bin "$mbdiff" default
-mbdiff=$(mbd_abs "$mbdiff")
+mbdiff=$(mbd_bench_mbdiff "$mbdiff" "$build")
 
 if [[ -z $variants ]]; then
 	variants=$("$mbdiff" list | awk 'NR > 1 && ($2 == "reference" || $2 == "patch" || $2 == "kernel") { print $1 }' |
@@ -86,9 +79,7 @@ sed -i "s|^wrote $tmp/bench.csv\$|wrote $(mbd_rel "$csv")|" "$tmp/table.txt"
 	printf '# %s\n' "$(mbd_quote "scripts/bench-real.sh" "${orig_args[@]}")"
 	printf '# runs: %s\n' "$(mbd_quote "${cmd[@]}")"
 	printf '# date: %s, %s s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(mbd_elapsed "$start")"
-	printf '# machine: %s, %s cores, %s\n' \
-		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
-		"$(mbd_nproc)" "$(uname -sr)"
+	printf '# machine: %s\n' "$(mbd_machine)"
 	printf '# binary: %s (%s)\n' "$(mbd_rel "$mbdiff")" \
 		"$(git -C "$MBD_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
 	cat "$tmp/table.txt"

@@ -145,6 +145,28 @@ mbd_require_bin() {
 	fi
 }
 
+# mbd_bench_mbdiff FILE BUILD: the absolute path of the mbdiff a benchmark
+# runs: FILE, else $MBDIFF, else build/default/mbdiff, which is built first
+# (scripts/build.sh default, quick when nothing changed) when BUILD is 1.
+mbd_bench_mbdiff() {
+	local file=$1 build=$2
+	if [[ -z $file ]]; then
+		file=$(mbd_mbdiff)
+		if ((build)) && [[ -z ${MBDIFF:-} ]]; then
+			bash "$MBD_ROOT/scripts/build.sh" default >&2
+		fi
+	fi
+	mbd_require_bin "$file" default
+	mbd_abs "$file"
+}
+
+# "CPU model, N cores, kernel": the machine line of benchmark headers.
+mbd_machine() {
+	printf '%s, %s cores, %s\n' \
+		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)" \
+		"$(mbd_nproc)" "$(uname -sr)"
+}
+
 # Absolute path without requiring it to exist.
 mbd_abs() { realpath -m -- "$1"; }
 
