@@ -11,6 +11,9 @@
 #     (it should read 1.00: anything else is the bench's own error),
 #   - per variant and mode, run 1's and run 2's ratios and their difference
 #     (two runs should agree), and the largest difference over all runs,
+#   - per trace (each variant but the baseline, each mode): how many
+#     ratios lie on the other side of 1.00 in run 2 than in run 1, and the
+#     median difference between the two runs,
 #   - whether the twin is within 1.00 +- 0.02 in every run and every
 #     variant's runs within 0.02 of each other ("target met").
 # The ratio is `mbdiff bench`'s summary "x base": per round, the variant's
@@ -20,7 +23,9 @@
 #
 # Options:
 #   --runs N            separate runs (default 2; at least 2)
-#   --reps N            rounds per trace and mode in each run (default 100)
+#   --reps N            rounds per trace and mode in each run (default 300:
+#                       with 100 the runs' warm ratios still differed by
+#                       up to 0.03; about 6 min a run on a busy 2-core VM)
 #   --variants A,B,...  what to time (default: reference, reference-twin,
 #                       then every patch variant of the binary); the first
 #                       is the baseline, and reference-twin must be there
@@ -42,7 +47,7 @@ set -euo pipefail
 
 orig_args=("$@")
 runs=2
-reps=100
+reps=300
 variants=
 traces=corpus/real
 keep=
@@ -156,3 +161,27 @@ awk -v runs="$runs" -v base="${variants%%,*}" '
 				worst[mode] <= 0.02 ? "yes" : "NO", worst[mode]
 		}
 	}' "$tmp/rows"
+
+# per trace: the table rows "trace variant mode ... x-base [lo, hi] faults"
+echo
+awk -v base="${variants%%,*}" '
+	FNR == 1 { f++ }
+	$3 ~ /^(warm|cold)$/ && $2 != base && $11 ~ /^\[/ {
+		k = $1 SUBSEP $2 SUBSEP $3; r[f, k] = $10
+		if (f == 1) mode[k] = $3
+	}
+	END {
+		for (k in mode) {
+			m = mode[k]; a = r[1, k]; b = r[2, k]
+			if ((a > 1 && b < 1) || (a < 1 && b > 1)) flip[m]++
+			d[m, ++n[m]] = a > b ? a - b : b - a
+		}
+		for (mi = 0; mi < 2; mi++) {
+			m = mi ? "cold" : "warm"; c = n[m]
+			for (i = 1; i <= c; i++) v[i] = d[m, i]
+			for (i = 2; i <= c; i++) { x = v[i]; j = i - 1; while (j > 0 && v[j] > x) { v[j + 1] = v[j]; j-- } v[j + 1] = x }
+			med = c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+			printf "per trace, %s: %d ratios, %d on the other side of 1.00 in run 2, median |run 2 - run 1| %.3f\n",
+				m, c, flip[m] + 0, med
+		}
+	}' "$tmp/run-1.txt" "$tmp/run-2.txt"
