@@ -37,7 +37,7 @@ _Static_assert(ARRAY_SIZE(memblock_memory_init_regions) >= MBD_INIT_REGIONS &&
 	       ARRAY_SIZE(memblock_reserved_init_regions) == MBD_MAX_BOOT_REGIONS,
 	       "boot arrays must hold the largest max a config asks for");
 
-static unsigned long mbd_glue_max(uint32_t want, size_t slots)
+static unsigned long MBD_KC_NO_COVERAGE mbd_glue_max(uint32_t want, size_t slots)
 {
 	/* a smaller max just uses fewer of the boot array's slots */
 	if (want < 1)
@@ -47,14 +47,14 @@ static unsigned long mbd_glue_max(uint32_t want, size_t slots)
 	return want;
 }
 
-static phys_addr_t mbd_glue_limit(u64 limit)
+static phys_addr_t MBD_KC_NO_COVERAGE mbd_glue_limit(u64 limit)
 {
 	/* region arrays must land inside the host arena */
 	return limit < MBD_KC_PHYS_LIMIT ? limit : MBD_KC_PHYS_LIMIT;
 }
 
 /* The arrays in place now: their sizes are final (see mbd_kc_note_array). */
-static void mbd_glue_note_arrays(void)
+static void MBD_KC_NO_COVERAGE mbd_glue_note_arrays(void)
 {
 	if (!mbd_kc.n_touched)
 		return;
@@ -72,7 +72,7 @@ static void mbd_glue_note_arrays(void)
  */
 static unsigned long mbd_glue_init_used[2];
 
-static void mbd_glue_reset_type(struct memblock_type *type,
+static void MBD_KC_NO_COVERAGE mbd_glue_reset_type(struct memblock_type *type,
 				struct memblock_region *init,
 				unsigned long *used, unsigned long max)
 {
@@ -96,7 +96,7 @@ static void mbd_glue_reset_type(struct memblock_type *type,
 #undef MBD_KSTATE
 static bool mbd_ks_saved;
 
-static void mbd_glue_kstate_restore(void)
+static void MBD_KC_NO_COVERAGE mbd_glue_kstate_restore(void)
 {
 	if (!mbd_ks_saved) {
 #define MBD_KSTATE(sym) memcpy(mbd_ks_##sym, (void *)&(sym), sizeof(sym));
@@ -113,7 +113,7 @@ static void mbd_glue_kstate_restore(void)
 #undef MBD_KSTATE
 }
 
-static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
+static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 {
 	/* looked at only when pages were written, so that a reset after a
 	 * clean one takes the same path whatever ran before (stable coverage) */
@@ -135,7 +135,7 @@ static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 	memblock_can_resize = cfg->resize;
 }
 #else
-static void mbd_glue_reset(const struct mbd_config *cfg, int verbose)
+static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int verbose)
 {
 	/* the largest array the last input can have written anywhere */
 	/* looked at only when pages were written, so that a reset after a
@@ -315,7 +315,7 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 	mbd_glue_note_arrays();
 }
 
-static void mbd_glue_copy_type(struct mbd_type_state *out,
+static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
 			       const struct memblock_type *type,
 			       const struct memblock_region *init, int in_slab)
 {
@@ -359,7 +359,7 @@ static void mbd_glue_copy_type(struct mbd_type_state *out,
 	}
 }
 
-static void mbd_glue_snapshot(struct mbd_state *out)
+static void MBD_KC_NO_COVERAGE mbd_glue_snapshot(struct mbd_state *out)
 {
 	mbd_glue_copy_type(&out->memory, &memblock.memory,
 			   memblock_memory_init_regions, memblock_memory_in_slab);

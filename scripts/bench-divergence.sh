@@ -18,8 +18,9 @@
 #   base-lc0    the same with -len_control=0 (what libFuzzer sets itself
 #               when a target has a custom mutator)
 #   bytes       build/fuzz-plain-hcov/fuzz_diff --mutator=bytes, built with
-#               -DMBDIFF_FUZZ_HARNESS_COVERAGE=ON (coverage feedback from
-#               the whole harness, as main had it before)
+#               -DMBDIFF_FUZZ_HARNESS_COVERAGE=ON -DMBDIFF_FUZZ_TRACE_CMP=ON
+#               (coverage feedback from the whole harness and comparison
+#               tracing in the variants, as main had it before)
 #   ops         the same with --mutator=ops
 #   bytes-vcov, ops-vcov  the same, built in build/fuzz-plain-vcov with
 #               -DMBDIFF_FUZZ_HARNESS_COVERAGE=OFF (feedback from the
@@ -125,7 +126,8 @@ build_target() {
 plain_bin=$MBD_ROOT/build/fuzz-plain-hcov/fuzz_diff
 vcov_bin=$MBD_ROOT/build/fuzz-plain-vcov/fuzz_diff
 if ((build)); then
-	build_target "$MBD_ROOT" build/fuzz-plain-hcov -DMBDIFF_FUZZ_HARNESS_COVERAGE=ON ||
+	build_target "$MBD_ROOT" build/fuzz-plain-hcov -DMBDIFF_FUZZ_HARNESS_COVERAGE=ON \
+		-DMBDIFF_FUZZ_TRACE_CMP=ON ||
 		mbd_die "cannot build $(mbd_rel "$plain_bin")"
 	if [[ ,$setups, == *-vcov,* ]]; then
 		build_target "$MBD_ROOT" build/fuzz-plain-vcov -DMBDIFF_FUZZ_HARNESS_COVERAGE=OFF ||

@@ -31,15 +31,8 @@ static void arena_map(struct mbd_kc_ctx *c)
 
 /*
  * The bookkeeping of pages kept mapped depends on earlier inputs, so it
- * must not feed coverage: an input's edges are its own.
+ * must not feed coverage (MBD_KC_NO_COVERAGE): an input's edges are its own.
  */
-#if defined(__clang__)
-#define MBD_KC_NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#elif defined(__GNUC__) && __GNUC__ >= 12
-#define MBD_KC_NO_COVERAGE __attribute__((no_sanitize_coverage))
-#else
-#define MBD_KC_NO_COVERAGE
-#endif
 
 static void page_range(uint64_t *lo, uint64_t *hi)
 {

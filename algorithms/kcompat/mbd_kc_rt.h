@@ -14,6 +14,19 @@
 #include <stdint.h>
 
 /*
+ * Harness code that must not feed a fuzzer's coverage: the kept-page
+ * bookkeeping (its path depends on earlier inputs) and the glue's reset
+ * and snapshot copies (the same work for every input, paid per call).
+ */
+#if defined(__clang__)
+#define MBD_KC_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#elif defined(__GNUC__) && __GNUC__ >= 12
+#define MBD_KC_NO_COVERAGE __attribute__((no_sanitize_coverage))
+#else
+#define MBD_KC_NO_COVERAGE
+#endif
+
+/*
  * Physical addresses below this are backed by the variant's host arena, so
  * region arrays that memblock_double_array() places in "physical memory"
  * really live there. memblock.current_limit is clamped to it.

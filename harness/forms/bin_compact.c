@@ -181,57 +181,6 @@ static void scan_page(struct cands *cs, unsigned sel, const struct ring *g,
 	}
 }
 
-static void addr_cands(const struct sdec *d, uint64_t v, struct cands *cs)
-{
-	for (unsigned p = 0; p < 32; p++)
-		if (mbd_bin_addr_extreme[p] == v)
-			add(cs, 1, 0xa0 | p, 0, 0);
-	if (!ring_len(&d->ends_low) && v % MIB == 0 && v / MIB < 256)
-		add(cs, 2, 0x00, (unsigned)(v / MIB), 0); /* empty ring: i MiB */
-	scan_fine(cs, 0x00, &d->ends_low, 0, v, false);
-	scan_page(cs, 0xe0, &d->ends_all, 0, v, false);
-	add_grid(cs, 0x60, v);
-	add_literal(cs, v);
-}
-
-static void size_cands(const struct sdec *d, uint64_t base, uint64_t v,
-		       struct cands *cs)
-{
-	if (v < 32)
-		add(cs, 1, 0x60 | (unsigned)v, 0, 0);
-	for (unsigned p = 0; p < 32; p++)
-		if (mbd_bin_size_extreme(p, base) == v)
-			add(cs, 1, 0xa0 | p, 0, 0);
-	if (!ring_len(&d->lens) && v % MBD_PAGE_SIZE == 0 && v / MBD_PAGE_SIZE < 256)
-		add(cs, 2, 0x00, (unsigned)(v / MBD_PAGE_SIZE), 0);
-	scan_fine(cs, 0x00, &d->lens, 0, v, false);
-	scan_fine(cs, 0x20, &d->ends_low, base, v, true);
-	scan_page(cs, 0xe0, &d->ends_all, base, v, true);
-	add_grid(cs, 0x80, v);
-	add_literal(cs, v);
-}
-
-static void nid_cands(int32_t nid, struct cands *cs)
-{
-	if (nid >= 0 && nid <= 3)
-		add(cs, 1, (unsigned)nid, 0, 0);
-	else if (nid == MBD_NUMA_NO_NODE)
-		add(cs, 1, 0xc0, 0, 0);
-	else if (nid == MBD_MAX_NUMNODES)
-		add(cs, 1, 0xe0, 0, 0);
-	add(cs, 2, SEL_NID_LIT, (unsigned)(nid + 1) & 0xffu, 0);
-}
-
-static void align_cands(uint64_t v, struct cands *cs)
-{
-	if (v == 0)
-		add(cs, 1, SEL_ALIGN_ZERO, 0, 0);
-	for (unsigned k = 0; k < 22; k++)
-		if (v == 1ULL << k)
-			add(cs, 1, k, 0, 0);
-	add_le(cs, SEL_ALIGN_LIT, v, 8);
-}
-
 enum operand { OPD_ADDR, OPD_SIZE, OPD_NID, OPD_ALIGN };
 
 /* What the decoder's producer makes of c, with d's rings. */
@@ -254,6 +203,131 @@ static bool produces(struct sdec *d, enum operand k, uint64_t base,
 	ok = got == v && d->r.pos == c->n;
 	d->r = saved;
 	return ok;
+}
+
+/*
+ * The candidates of one operand, judged as they are added: the shortest
+ * that decodes to v wins, ties going to the first added. A generator whose
+ * candidates are never shorter than the best so far is skipped (enough()),
+ * so the ring scans run only when no one- or two-byte form was found
+ * earlier: the same choice as judging all of them, at a fraction of the
+ * cost (the op mutator encodes every mutated input).
+ */
+struct pick {
+	struct cands cs;
+	unsigned judged;
+	const struct cand *best;
+	struct sdec *d;
+	enum operand k;
+	uint64_t base, v;
+};
+
+static void judge(struct pick *pk)
+{
+	for (; pk->judged < pk->cs.n; pk->judged++) {
+		const struct cand *c = &pk->cs.c[pk->judged];
+
+		if ((!pk->best || c->n < pk->best->n) &&
+		    produces(pk->d, pk->k, pk->base, c, pk->v))
+			pk->best = c;
+	}
+}
+
+/* Nothing the next generator adds (at least min bytes each) can win. */
+static bool enough(struct pick *pk, unsigned min)
+{
+	judge(pk);
+	return pk->best && pk->best->n <= min;
+}
+
+static void addr_cands(struct pick *pk)
+{
+	const struct sdec *d = pk->d;
+	struct cands *cs = &pk->cs;
+	uint64_t v = pk->v;
+
+	for (unsigned p = 0; p < 32; p++)
+		if (mbd_bin_addr_extreme[p] == v)
+			add(cs, 1, 0xa0 | p, 0, 0);
+	if (enough(pk, 2))
+		return;
+	if (!ring_len(&d->ends_low) && v % MIB == 0 && v / MIB < 256)
+		add(cs, 2, 0x00, (unsigned)(v / MIB), 0); /* empty ring: i MiB */
+	if (enough(pk, 2))
+		return;
+	scan_fine(cs, 0x00, &d->ends_low, 0, v, false);
+	if (enough(pk, 2))
+		return;
+	scan_page(cs, 0xe0, &d->ends_all, 0, v, false);
+	if (enough(pk, 2))
+		return;
+	add_grid(cs, 0x60, v);
+	if (enough(pk, 6))
+		return;
+	add_literal(cs, v);
+}
+
+static void size_cands(struct pick *pk)
+{
+	const struct sdec *d = pk->d;
+	struct cands *cs = &pk->cs;
+	uint64_t base = pk->base, v = pk->v;
+
+	if (v < 32)
+		add(cs, 1, 0x60 | (unsigned)v, 0, 0);
+	if (enough(pk, 1))
+		return;
+	for (unsigned p = 0; p < 32; p++)
+		if (mbd_bin_size_extreme(p, base) == v)
+			add(cs, 1, 0xa0 | p, 0, 0);
+	if (enough(pk, 2))
+		return;
+	if (!ring_len(&d->lens) && v % MBD_PAGE_SIZE == 0 && v / MBD_PAGE_SIZE < 256)
+		add(cs, 2, 0x00, (unsigned)(v / MBD_PAGE_SIZE), 0);
+	if (enough(pk, 2))
+		return;
+	scan_fine(cs, 0x00, &d->lens, 0, v, false);
+	if (enough(pk, 2))
+		return;
+	scan_fine(cs, 0x20, &d->ends_low, base, v, true);
+	if (enough(pk, 2))
+		return;
+	scan_page(cs, 0xe0, &d->ends_all, base, v, true);
+	if (enough(pk, 2))
+		return;
+	add_grid(cs, 0x80, v);
+	if (enough(pk, 6))
+		return;
+	add_literal(cs, v);
+}
+
+static void nid_cands(struct pick *pk)
+{
+	struct cands *cs = &pk->cs;
+	int32_t nid = (int32_t)(int64_t)pk->v;
+
+	if (nid >= 0 && nid <= 3)
+		add(cs, 1, (unsigned)nid, 0, 0);
+	else if (nid == MBD_NUMA_NO_NODE)
+		add(cs, 1, 0xc0, 0, 0);
+	else if (nid == MBD_MAX_NUMNODES)
+		add(cs, 1, 0xe0, 0, 0);
+	add(cs, 2, SEL_NID_LIT, (unsigned)(nid + 1) & 0xffu, 0);
+}
+
+static void align_cands(struct pick *pk)
+{
+	struct cands *cs = &pk->cs;
+	uint64_t v = pk->v;
+
+	if (v == 0)
+		add(cs, 1, SEL_ALIGN_ZERO, 0, 0);
+	for (unsigned k = 0; k < 22; k++)
+		if (v == 1ULL << k)
+			add(cs, 1, k, 0, 0);
+	if (enough(pk, 9))
+		return;
+	add_le(cs, SEL_ALIGN_LIT, v, 8);
 }
 
 /* Output buffer; full means the encoding does not fit. */
@@ -284,22 +358,18 @@ static void put_u8(struct out *o, unsigned b)
 static bool put_operand(struct out *o, struct sdec *d, enum operand k,
 			uint64_t base, uint64_t v)
 {
-	struct cands cs;
-	const struct cand *best = NULL;
+	struct pick pk = { .d = d, .k = k, .base = base, .v = v };
 
-	cs.n = 0;
 	switch (k) {
-	case OPD_ADDR: addr_cands(d, v, &cs); break;
-	case OPD_SIZE: size_cands(d, base, v, &cs); break;
-	case OPD_NID: nid_cands((int32_t)(int64_t)v, &cs); break;
-	case OPD_ALIGN: align_cands(v, &cs); break;
+	case OPD_ADDR: addr_cands(&pk); break;
+	case OPD_SIZE: size_cands(&pk); break;
+	case OPD_NID: nid_cands(&pk); break;
+	case OPD_ALIGN: align_cands(&pk); break;
 	}
-	for (unsigned i = 0; i < cs.n; i++)
-		if ((!best || cs.c[i].n < best->n) && produces(d, k, base, &cs.c[i], v))
-			best = &cs.c[i];
-	if (!best)
+	judge(&pk);
+	if (!pk.best)
 		return false;
-	put(o, best->b, best->n);
+	put(o, pk.best->b, pk.best->n);
 	return true;
 }
 
@@ -371,30 +441,88 @@ static bool decodes_to(struct sdec *d, const struct out *o, size_t from,
 	return d->r.pos == d->r.n && memcmp(&got, want, sizeof(got)) == 0;
 }
 
+/*
+ * How many of t's calls the hint's bytes give, config first; *end gets
+ * the offset after them and ends[] their ends. 0 calls with *end == 0: not
+ * even the config matches.
+ */
+static size_t hint_prefix(const struct mbd_trace *t, const uint8_t *hint,
+			  size_t len, size_t *end, size_t *ends)
+{
+	struct sdec d;
+	struct mbd_config got;
+	size_t k;
+
+	*end = 0;
+	mbd_bin_start(&d, hint, len, MBD_DECODER_STRUCTURED, &got);
+	if (d.r.pos > len || !same_config(&got, &t->cfg))
+		return 0;
+	*end = d.r.pos;
+	if (ends)
+		ends[0] = *end;
+	for (k = 0; k < t->n_ops; k++) {
+		struct mbd_op want = t->ops[k], op;
+
+		mbd_op_normalize(&want);
+		mbd_bin_next_op(&d, MBD_DECODER_STRUCTURED, &op);
+		/* a call cut short by the end reads zeros: not the hint's */
+		if (d.r.pos > len || memcmp(&op, &want, sizeof(op)) != 0)
+			break;
+		*end = d.r.pos;
+		if (ends)
+			ends[k + 1] = *end;
+	}
+	return k;
+}
+
 long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 			    size_t *ends)
+{
+	return mbd_bin_encode_compact_from(t, buf, cap, ends, NULL, 0);
+}
+
+long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
+				 size_t cap, size_t *ends, const uint8_t *hint,
+				 size_t hint_len)
 {
 	struct sdec d;
 	struct mbd_config got;
 	struct out o = { buf, 0, cap, false };
 	uint8_t hdr[3] = { 0, 0, 0 };
+	size_t first = 0, end = 0;
 
 	if (t->n_ops > MBD_FUZZ_MAX_OPS || mbd_bin_header(&t->cfg, hdr))
 		return -1;
-	/* empty rings for the limit operand, then the real header */
-	mbd_bin_start(&d, hdr, 2, MBD_DECODER_STRUCTURED, &got);
-	put(&o, hdr, 3);
-	if (t->cfg.limit != MBD_ALLOC_ANYWHERE &&
-	    !put_operand(&o, &d, OPD_ADDR, 0, t->cfg.limit))
-		return -1;
-	if (o.full)
-		return -1;
-	mbd_bin_start(&d, buf, o.n, MBD_DECODER_STRUCTURED, &got);
-	if (d.r.pos != o.n || !same_config(&got, &t->cfg))
-		return -1;
-	if (ends)
-		ends[0] = o.n;
-	for (size_t i = 0; i < t->n_ops; i++) {
+	if (hint)
+		first = hint_prefix(t, hint, hint_len, &end, ends);
+	if (end) {
+		/* the hint's bytes as they are; the decoder state after them
+		 * is what a reader of buf will have */
+		put(&o, hint, end);
+		if (o.full)
+			return -1;
+		mbd_bin_start(&d, buf, o.n, MBD_DECODER_STRUCTURED, &got);
+		for (size_t i = 0; i < first; i++) {
+			struct mbd_op op;
+
+			mbd_bin_next_op(&d, MBD_DECODER_STRUCTURED, &op);
+		}
+	} else {
+		/* empty rings for the limit operand, then the real header */
+		mbd_bin_start(&d, hdr, 2, MBD_DECODER_STRUCTURED, &got);
+		put(&o, hdr, 3);
+		if (t->cfg.limit != MBD_ALLOC_ANYWHERE &&
+		    !put_operand(&o, &d, OPD_ADDR, 0, t->cfg.limit))
+			return -1;
+		if (o.full)
+			return -1;
+		mbd_bin_start(&d, buf, o.n, MBD_DECODER_STRUCTURED, &got);
+		if (d.r.pos != o.n || !same_config(&got, &t->cfg))
+			return -1;
+		if (ends)
+			ends[0] = o.n;
+	}
+	for (size_t i = first; i < t->n_ops; i++) {
 		struct mbd_op op = t->ops[i];
 		size_t from = o.n;
 

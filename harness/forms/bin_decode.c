@@ -198,45 +198,6 @@ static uint64_t produce_addr(struct sdec *d)
 	}
 }
 
-/* Sizes, some relative to base so base + size hits a chosen end. */
-static uint64_t size_extreme(unsigned p, uint64_t base)
-{
-	switch (p) {
-	case 0: return 0;
-	case 1: return 1;
-	case 2: return 4 * KIB;
-	case 3: return 2 * MIB;
-	case 4: return GIB;
-	case 5: return 4 * GIB;
-	case 6: return TIB;
-	case 7: return PMAX;
-	case 8: return PMAX - 4 * KIB + 1;
-	case 9: return 1ULL << 63;
-	case 10: return PMAX - base;         /* ends exactly at PHYS_ADDR_MAX */
-	case 11: return PMAX - base + 1;     /* base + size wraps to 0 */
-	case 12: return PMAX - base + 2;     /* wraps to 1 */
-	case 13: return PMAX - base + 4 * KIB;
-	case 14: return PMAX - base - 4 * KIB + 1; /* ends at the top page */
-	case 15: return PMAX - base + 1 + MIB;
-	case 16: return TIB - base;          /* ends at 1 TiB */
-	case 17: return 4 * GIB - base;      /* ends at 4 GiB */
-	case 18: return 0x7fffffffffffffffULL;
-	case 19: return PMAX - 1;
-	case 20: return 16;
-	case 21: return 64;
-	case 22: return 4 * KIB - 1;
-	case 23: return 4 * KIB + 1;
-	case 24: return 64 * KIB;
-	case 25: return MIB;
-	case 26: return 16 * MIB;
-	case 27: return 128 * MIB;
-	case 28: return 256 * GIB;
-	case 29: return PMAX / 2;
-	case 30: return base;
-	default: return PMAX - base - 1;
-	}
-}
-
 static uint64_t produce_size(struct sdec *d, uint64_t base)
 {
 	struct rd *r = &d->r;
@@ -260,7 +221,7 @@ static uint64_t produce_size(struct sdec *d, uint64_t base)
 	case 4:
 		return grid(r, p);
 	case 5:
-		return size_extreme(p, base);
+		return mbd_bin_size_extreme(p, base);
 	case 6:
 		return rd_literal(r, p);
 	default: /* end near any earlier endpoint, page steps */
@@ -548,11 +509,6 @@ uint64_t mbd_bin_addr(struct sdec *d)
 uint64_t mbd_bin_size(struct sdec *d, uint64_t base)
 {
 	return produce_size(d, base);
-}
-
-uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base)
-{
-	return size_extreme(p, base);
 }
 
 int32_t mbd_bin_nid(struct sdec *d)

@@ -34,8 +34,51 @@ int mbd_bin_op_fits(const struct mbd_op *op, enum mbd_decoder dec);
 uint32_t mbd_bin_kind_of(uint8_t opcode);
 /* The structured address producer's extremes (docs/binary-format.md). */
 extern const uint64_t mbd_bin_addr_extreme[32];
-/* Its size extremes: entry p (0..31) for a range at base. */
-uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base);
+/*
+ * The structured size producer's extremes: entry p (0..31) for a range at
+ * base, some relative to base so base + size hits a chosen end. Inline:
+ * the encoder tries all 32 for every size operand.
+ */
+static inline uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base)
+{
+	const uint64_t kib = 1ULL << 10, mib = 1ULL << 20, gib = 1ULL << 30;
+	const uint64_t tib = 1ULL << 40, pmax = MBD_PHYS_ADDR_MAX;
+
+	switch (p) {
+	case 0: return 0;
+	case 1: return 1;
+	case 2: return 4 * kib;
+	case 3: return 2 * mib;
+	case 4: return gib;
+	case 5: return 4 * gib;
+	case 6: return tib;
+	case 7: return pmax;
+	case 8: return pmax - 4 * kib + 1;
+	case 9: return 1ULL << 63;
+	case 10: return pmax - base;         /* ends exactly at PHYS_ADDR_MAX */
+	case 11: return pmax - base + 1;     /* base + size wraps to 0 */
+	case 12: return pmax - base + 2;     /* wraps to 1 */
+	case 13: return pmax - base + 4 * kib;
+	case 14: return pmax - base - 4 * kib + 1; /* ends at the top page */
+	case 15: return pmax - base + 1 + mib;
+	case 16: return tib - base;          /* ends at 1 TiB */
+	case 17: return 4 * gib - base;      /* ends at 4 GiB */
+	case 18: return 0x7fffffffffffffffULL;
+	case 19: return pmax - 1;
+	case 20: return 16;
+	case 21: return 64;
+	case 22: return 4 * kib - 1;
+	case 23: return 4 * kib + 1;
+	case 24: return 64 * kib;
+	case 25: return mib;
+	case 26: return 16 * mib;
+	case 27: return 128 * mib;
+	case 28: return 256 * gib;
+	case 29: return pmax / 2;
+	case 30: return base;
+	default: return pmax - base - 1;
+	}
+}
 
 /* Enough bytes for any trace in either encoding. */
 #define MBD_BIN_MAX_LEN (16 + 40 * MBD_FUZZ_MAX_OPS)
@@ -51,6 +94,17 @@ uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base);
  */
 long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 			    size_t *ends);
+/*
+ * The same, keeping the bytes of hint (hint_len bytes, any structured
+ * input) for the longest prefix of it that decodes to t's config and first
+ * calls: the op mutator passes the input it mutated, so only the calls
+ * from the first changed one on are encoded again. The result decodes to
+ * t as above; it is as short as mbd_bin_encode_compact()'s whenever the
+ * hint's prefix was written by it (every input the op mutator made).
+ */
+long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
+				 size_t cap, size_t *ends, const uint8_t *hint,
+				 size_t hint_len);
 
 /* "structured"/"naive" <-> enum; returns -1 for an unknown name. */
 int mbd_decoder_lookup(const char *name);

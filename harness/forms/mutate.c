@@ -17,6 +17,7 @@
 #define MAX_OPS MBD_FUZZ_MAX_OPS
 #define PAGE MBD_PAGE_SIZE
 #define TIB_ (1ULL << 40)
+#define KNOWN_SLOTS 16384u /* a power of two: 128 KiB per mutator */
 
 struct mbd_mutator {
 	enum mbd_decoder dec;
@@ -26,6 +27,10 @@ struct mbd_mutator {
 	size_t n;
 	uint8_t buf[MBD_BIN_MAX_LEN];
 	size_t ends[MAX_OPS + 1];
+	/* hashes of inputs this mutator wrote (compact by construction),
+	 * one per slot: a later input found here keeps its unchanged
+	 * prefix instead of being encoded again (emit()) */
+	uint64_t made[KNOWN_SLOTS];
 };
 
 /* One mutation's view: the random stream and the trace's values. */
@@ -55,6 +60,45 @@ void mbd_mutator_free(struct mbd_mutator *m)
 		return;
 	mbd_trace_free(&m->in);
 	free(m);
+}
+
+/* A 64-bit hash of bytes, never 0 (0 marks an empty slot). */
+static uint64_t bytes_hash(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL ^ n, w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++) {
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	return h ? h : 1;
+}
+
+static void remember(struct mbd_mutator *m, const uint8_t *p, size_t n)
+{
+	uint64_t h = bytes_hash(p, n);
+
+	m->made[h & (KNOWN_SLOTS - 1)] = h;
+}
+
+/*
+ * data is a compact encoding this mutator wrote: reusing its prefix gives
+ * the very bytes a full encode would (the encoding of a call depends only
+ * on the calls before it), so the output never depends on what is
+ * remembered. A collision only costs compactness, never correctness: the
+ * encoder decodes whatever it keeps.
+ */
+static bool made_here(const struct mbd_mutator *m, const uint8_t *p, size_t n)
+{
+	uint64_t h = bytes_hash(p, n);
+
+	return m->made[h & (KNOWN_SLOTS - 1)] == h;
 }
 
 /* splitmix64: a seed gives one stream, whatever ran before. */
@@ -551,10 +595,13 @@ static long plain_len(struct mbd_mutator *m, size_t k, uint8_t **bytes)
 }
 
 /*
- * Encode m's trace into out: as many leading calls as fit in max bytes.
- * Returns the size, or 0 if not even one call (or the config) fits.
+ * Encode m's trace into out: as many leading calls as fit in max bytes,
+ * keeping the bytes of the input it came from (hint) for the calls they
+ * still give. Returns the size, or 0 if not even one call (or the config)
+ * fits.
  */
-static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max)
+static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
+		   const uint8_t *hint, size_t hint_len)
 {
 	struct mbd_trace t = { .cfg = m->cfg, .ops = m->ops, .n_ops = m->n };
 	size_t k = 0, len;
@@ -568,7 +615,8 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max)
 			delete_at(m, i);
 	t.n_ops = m->n;
 	if (m->dec == MBD_DECODER_STRUCTURED)
-		full = mbd_bin_encode_compact(&t, m->buf, sizeof(m->buf), m->ends);
+		full = mbd_bin_encode_compact_from(&t, m->buf, sizeof(m->buf),
+						   m->ends, hint, hint_len);
 	if (full >= 0) {
 		for (k = m->n; m->ends[k] > max; k--)
 			if (k == 0)
@@ -596,6 +644,8 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max)
 	}
 	if (k == 0 && m->n)
 		return 0; /* only the config fits: no mutation worth running */
+	if (full >= 0)
+		remember(m, out, len);
 	return len;
 }
 
@@ -604,13 +654,15 @@ size_t mbd_mutate(struct mbd_mutator *m, uint8_t *data, size_t size, size_t max,
 {
 	struct mctx c = { .s = seed, .m = m };
 	unsigned rounds = 1;
+	bool known = made_here(m, data, size);
 
 	load(m, data, size);
 	if (below(&c, 3) == 0)
 		rounds += 1 + below(&c, 3);
 	for (unsigned i = 0; i < rounds; i++)
 		mutate_once(&c);
-	return emit(m, data, max);
+	/* data is read as the hint before emit() writes it */
+	return emit(m, data, max, known ? data : NULL, size);
 }
 
 size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
@@ -640,5 +692,5 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	memmove(&m->ops[at + len], &m->ops[at], (m->n - at) * sizeof(m->ops[0]));
 	memcpy(&m->ops[at], run, len * sizeof(run[0]));
 	m->n += len;
-	return emit(m, out, max);
+	return emit(m, out, max, made_here(m, a, na) ? a : NULL, na);
 }
