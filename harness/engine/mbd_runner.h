@@ -27,6 +27,20 @@ struct mbd_runner_opts {
 	/* check the trace's `expect` checkpoints against the baseline
 	   (default true); false compares the variants only */
 	bool expects;
+	/*
+	 * With skip_baseline_faults and n > 1: while every variant equals
+	 * the baseline, its oracle steps are deferred and replayed only when
+	 * something happens (a variant parts, a panic, a checkpoint, a
+	 * report asks for the oracle), so every divergence and every baseline
+	 * fault before one is exactly as without it. A trace in which nothing
+	 * happens ends without the replay: it reads "no divergence" even if
+	 * the baseline's oracle would have found a fault, which only the
+	 * fuzz targets accept (both are no crash there). And the baseline
+	 * runs on past a fault not seen yet: the fuzz targets set this only
+	 * for a reference baseline, as a patch may corrupt memory there.
+	 * Default false.
+	 */
+	bool lazy_baseline_oracle;
 };
 
 void mbd_runner_opts_default(struct mbd_runner_opts *o);

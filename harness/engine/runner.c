@@ -13,9 +13,21 @@
 #include "mbd_oracle.h"
 #include "mbd_runner.h"
 
+/*
+ * States the baseline keeps for its deferred oracle steps: after op j is
+ * ring[(j + 1) % LAZY_RING]; at most LAZY_RING - 2 steps wait.
+ */
+#define LAZY_RING 66
+
 struct mbd_slot {
 	const struct mbd_variant *var;
-	struct mbd_state buf[2];
+	struct mbd_state *ring; /* 2 states, LAZY_RING for a lazy baseline */
+	size_t ring_n, pos;     /* after == &ring[pos] */
+	/* a lazy baseline: op j's result at res_ring[j % LAZY_RING], and
+	   its oracle has stepped the trace's ops before lazy_next */
+	struct mbd_result *res_ring;
+	const struct mbd_trace *trace;
+	size_t lazy_next, applied;
 	struct mbd_state *before;
 	struct mbd_state *after;
 	struct mbd_result res;
@@ -33,6 +45,7 @@ struct mbd_runner {
 	struct mbd_runner_opts opts;
 	size_t n;
 	struct mbd_slot *slot;
+	bool lazy;              /* opts.lazy_baseline_oracle, and it applies */
 };
 
 /* A candidate finding while judging one op. */
@@ -74,14 +87,24 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 		return NULL;
 	}
 	r->n = n;
+	r->lazy = r->opts.lazy_baseline_oracle && r->opts.oracle &&
+		  r->opts.skip_baseline_faults && n > 1;
 	for (size_t i = 0; i < n; i++) {
 		struct mbd_slot *s = &r->slot[i];
 
 		s->var = variants[i];
-		mbd_state_init(&s->buf[0]);
-		mbd_state_init(&s->buf[1]);
-		s->before = &s->buf[0];
-		s->after = &s->buf[1];
+		s->ring_n = i == 0 && r->lazy ? LAZY_RING : 2;
+		s->ring = calloc(s->ring_n, sizeof(*s->ring));
+		if (i == 0 && r->lazy)
+			s->res_ring = calloc(LAZY_RING, sizeof(*s->res_ring));
+		if (!s->ring || (i == 0 && r->lazy && !s->res_ring)) {
+			mbd_runner_free(r);
+			return NULL;
+		}
+		for (size_t k = 0; k < s->ring_n; k++)
+			mbd_state_init(&s->ring[k]);
+		s->before = &s->ring[s->ring_n - 1];
+		s->after = &s->ring[0];
 		if (r->opts.oracle) {
 			s->oracle = mbd_oracle_new();
 			if (!s->oracle) {
@@ -100,10 +123,14 @@ void mbd_runner_free(struct mbd_runner *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
-		mbd_state_free(&r->slot[i].buf[0]);
-		mbd_state_free(&r->slot[i].buf[1]);
-		if (r->slot[i].oracle)
-			mbd_oracle_free(r->slot[i].oracle);
+		struct mbd_slot *s = &r->slot[i];
+
+		for (size_t k = 0; s->ring && k < s->ring_n; k++)
+			mbd_state_free(&s->ring[k]);
+		free(s->ring);
+		free(s->res_ring);
+		if (s->oracle)
+			mbd_oracle_free(s->oracle);
 	}
 	free(r->slot);
 	free(r);
@@ -144,6 +171,46 @@ static bool result_equal(const struct mbd_result *a, const struct mbd_result *b)
 		strncmp(a->panic_msg, b->panic_msg, sizeof(a->panic_msg)) == 0);
 }
 
+static void set_detail(struct mbd_verdict *v, const char *s);
+static int baseline_fault(struct mbd_verdict *v, size_t i,
+			  const struct mbd_op *op, enum mbd_class cls,
+			  enum mbd_where where, bool by_oracle, const char *what);
+
+/*
+ * A lazy baseline's deferred oracle steps, up to op upto (excluded), each
+ * judged as oracle_all() would have: returns 1 with v filled at the first
+ * baseline fault (the trace ends there, as it would have), else 0. v may
+ * be NULL when only the oracle's state is wanted (a report).
+ */
+static int settle(const struct mbd_runner *r, size_t upto, struct mbd_verdict *v)
+{
+	struct mbd_slot *s = &r->slot[0];
+	struct mbd_oracle_finding of;
+	char msg[sizeof(v->detail)];
+
+	if (!r->lazy)
+		return 0;
+	for (; s->lazy_next < upto; s->lazy_next++) {
+		size_t j = s->lazy_next;
+		const struct mbd_op *op = &s->trace->ops[j];
+		const struct mbd_result *res = &s->res_ring[j % LAZY_RING];
+		enum mbd_class c;
+
+		if (res->panicked)
+			continue;
+		memset(&of, 0, sizeof(of));
+		c = mbd_oracle_step(s->oracle, op, &s->ring[j % LAZY_RING],
+				    &s->ring[(j + 1) % LAZY_RING], res, &of);
+		if (c == MBD_CLASS_NONE || !v)
+			continue;
+		snprintf(msg, sizeof(msg), "oracle %s/%s: %.200s",
+			 mbd_where_name(of.where), mbd_class_name(c), of.detail);
+		s->lazy_next = upto;
+		return baseline_fault(v, j, op, c, of.where, true, msg) + 1;
+	}
+	return 0;
+}
+
 /* Bring a lagging oracle up to the baseline's (same history, same model). */
 static int catch_up(const struct mbd_runner *r, struct mbd_slot *s)
 {
@@ -153,12 +220,23 @@ static int catch_up(const struct mbd_runner *r, struct mbd_slot *s)
 	return mbd_oracle_copy(s->oracle, r->slot[0].oracle);
 }
 
+/* Every variant still on the baseline's path: its oracle step can wait. */
+static bool none_parted(const struct mbd_runner *r)
+{
+	for (size_t j = 1; j < r->n; j++)
+		if (!r->slot[j].same)
+			return false;
+	return true;
+}
+
 /*
- * After an op: a variant that just left the baseline's path gets its
+ * After op i: a variant that just left the baseline's path gets its
  * oracle back in step first (the baseline's is not stepped yet for this
- * op, so it holds the state both had before it).
+ * op, so it holds the state both had before it; a lazy one replays its
+ * deferred steps first). Returns 1 when that replay found a baseline
+ * fault (v filled), -1 when out of memory.
  */
-static int update_same(struct mbd_runner *r)
+static int update_same(struct mbd_runner *r, size_t i, struct mbd_verdict *v)
 {
 	const struct mbd_slot *a = &r->slot[0];
 
@@ -169,6 +247,8 @@ static int update_same(struct mbd_runner *r)
 			continue;
 		if (result_equal(&a->res, &b->res) && state_equal(a->after, b->after))
 			continue;
+		if (settle(r, i, v))
+			return 1;
 		b->same = false;
 		if (catch_up(r, b))
 			return -1;
@@ -176,13 +256,21 @@ static int update_same(struct mbd_runner *r)
 	return 0;
 }
 
-static void reset_all(struct mbd_runner *r, const struct mbd_config *cfg)
+static void reset_all(struct mbd_runner *r, const struct mbd_trace *t)
 {
+	const struct mbd_config *cfg = &t->cfg;
+
+	r->slot[0].trace = t;
+	r->slot[0].lazy_next = 0;
+	r->slot[0].applied = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct mbd_slot *s = &r->slot[i];
 
 		s->var->reset(cfg, r->opts.verbose);
 		memset(&s->res, 0, sizeof(s->res));
+		s->pos = 0;
+		s->after = &s->ring[0];
+		s->before = &s->ring[s->ring_n - 1];
 		s->var->snapshot(s->after);
 		/* Before the first op "before" and "after" are the boot state. */
 		mbd_state_copy(s->before, s->after);
@@ -194,18 +282,22 @@ static void reset_all(struct mbd_runner *r, const struct mbd_config *cfg)
 	}
 }
 
-static void apply_all(struct mbd_runner *r, const struct mbd_op *op)
+/* Op k of the trace on every variant ("after" of op k - 1 is "before"). */
+static void apply_all(struct mbd_runner *r, size_t k, const struct mbd_op *op)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct mbd_slot *s = &r->slot[i];
-		struct mbd_state *tmp = s->before;
 
 		s->before = s->after;
-		s->after = tmp;
+		s->pos = (s->pos + 1) % s->ring_n;
+		s->after = &s->ring[s->pos];
 		memset(&s->res, 0, sizeof(s->res));
 		s->var->apply(op, &s->res);
 		s->var->snapshot(s->after);
+		if (s->res_ring)
+			s->res_ring[k % LAZY_RING] = s->res;
 	}
+	r->slot[0].applied = k + 1;
 }
 
 /*
@@ -271,17 +363,22 @@ static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
  * With base non-NULL the baseline's own finding goes there instead (a
  * baseline fault), whatever the comparison found.
  */
-static void oracle_all(struct mbd_runner *r, const struct mbd_op *op,
+static void oracle_all(struct mbd_runner *r, size_t k, const struct mbd_op *op,
 		       struct mbd_oracle_finding *best, struct mbd_finding *f,
 		       struct mbd_oracle_finding *base)
 {
 	struct mbd_oracle_finding of;
+	/* a lazy baseline with nothing parted defers op k (settle()); else
+	   run_trace() settled it up to k */
+	bool defer = r->lazy && none_parted(r);
 
+	if (r->lazy && !defer)
+		r->slot[0].lazy_next = k + 1;
 	for (size_t i = 0; i < r->n; i++) {
 		struct mbd_slot *s = &r->slot[i];
 		enum mbd_class c;
 
-		if (!s->oracle || s->res.panicked)
+		if (!s->oracle || s->res.panicked || (i == 0 && defer))
 			continue;
 		/* its finding would equal the baseline's, a tie the baseline
 		   wins (or a baseline fault that ends the trace) */
@@ -440,18 +537,28 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 	/* Alone, the baseline is the subject: its faults are the findings. */
 	skip = r->opts.skip_baseline_faults && r->n > 1;
 	memset(v, 0, sizeof(*v));
-	reset_all(r, &t->cfg);
+	reset_all(r, t);
 
 	for (size_t i = 0; i < t->n_ops; i++) {
 		const struct mbd_op *op = &t->ops[i];
 		struct mbd_finding f = { .cls = MBD_CLASS_NONE };
 		bool any_panic, all_same;
 		size_t pdiff;
+		int rc;
 
-		apply_all(r, op);
-		if (update_same(r))
-			return -1;
+		/* the lazy baseline's ring is full: its oldest state is next */
+		if (r->lazy && i + 1 - r->slot[0].lazy_next >= LAZY_RING &&
+		    settle(r, i, v))
+			return 0;
+		apply_all(r, i, op);
+		rc = update_same(r, i, v);
+		if (rc)
+			return rc > 0 ? 0 : -1;
 		any_panic = check_panics(r, &all_same, &pdiff);
+		/* whatever ends the trace here comes after the deferred steps */
+		if ((any_panic || (skip && baseline_bug(&r->slot[0].res))) &&
+		    settle(r, i, v))
+			return 0;
 		if (any_panic && all_same) {
 			v->all_panicked = true;
 			v->op_index = i;
@@ -478,9 +585,13 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 			f.vb = (int)pdiff;
 			f.detail = msg;
 		}
+		/* a variant off the baseline's path needs the baseline's
+		   oracle in step (update_same() settled it when they parted) */
+		if (r->lazy && !none_parted(r) && settle(r, i, v))
+			return 0;
 		compare_all(r, &diff, &f);
 		obase.cls = MBD_CLASS_NONE;
-		oracle_all(r, op, &ofind, &f, skip ? &obase : NULL);
+		oracle_all(r, i, op, &ofind, &f, skip ? &obase : NULL);
 		if (obase.cls != MBD_CLASS_NONE) {
 			snprintf(msg, sizeof(msg), "oracle %s/%s: %.200s",
 				 mbd_where_name(obase.where),
@@ -493,8 +604,17 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 			return 1;
 		}
 		if (r->opts.expects && !r->slot[0].res.panicked &&
-		    check_expects(r, t, &next_expect, i, v))
+		    check_expects(r, t, &next_expect, i, v)) {
+			struct mbd_verdict fault;
+
+			/* a deferred baseline fault (this op's too) came first */
+			memset(&fault, 0, sizeof(fault));
+			if (settle(r, i + 1, &fault)) {
+				*v = fault;
+				return 0;
+			}
 			return 1;
+		}
 		if (any_panic) {
 			/* Filtered out by min_class, but a panicked variant
 			 * has no kernel left to run the rest on. */
@@ -536,6 +656,7 @@ struct mbd_oracle *mbd_runner_oracle(const struct mbd_runner *r, size_t i)
 {
 	if (i >= r->n)
 		return NULL;
+	settle(r, r->slot[0].applied, NULL);
 	if (catch_up(r, &r->slot[i]))
 		return NULL;
 	return r->slot[i].oracle;
