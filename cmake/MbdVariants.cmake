@@ -205,8 +205,14 @@ macro(mbd_discover_variants)
 	# scripts/check.sh builds the reference and its two kernel trees only
 	option(MBDIFF_KERNEL_VARIANTS_ONLY
 		"Build the reference and the kernel variants only (no patches, mutants, twin)" OFF)
+	# ... plus the patches or mutants named here (a kernel tree's baseline)
+	set(MBDIFF_KERNEL_VARIANTS_WITH "" CACHE STRING
+		"With MBDIFF_KERNEL_VARIANTS_ONLY: these patch or mutant variants too (a;b)")
 	if(MBDIFF_KERNEL_VARIANTS_ONLY)
 		set(_mbd_dirs "")
+		if(MBDIFF_KERNEL_VARIANTS_WITH)
+			set(_mbd_dirs "patches=MBD_KIND_PATCH" "mutants=MBD_KIND_MUTANT")
+		endif()
 	else()
 		_mbd_variant_define(reference-twin MBD_KIND_REFERENCE ""
 			"a second copy of the reference: reference~reference-twin checks isolation"
@@ -222,6 +228,9 @@ macro(mbd_discover_variants)
 		list(SORT _patches)
 		foreach(_p IN LISTS _patches)
 			get_filename_component(_name "${_p}" NAME_WLE)
+			if(MBDIFF_KERNEL_VARIANTS_ONLY AND NOT _name IN_LIST MBDIFF_KERNEL_VARIANTS_WITH)
+				continue()
+			endif()
 			if(_name IN_LIST MBD_VARIANTS)
 				message(FATAL_ERROR "variant name '${_name}' is used twice "
 					"(${_p}); reference and reference-twin are reserved")
@@ -234,6 +243,13 @@ macro(mbd_discover_variants)
 			set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY
 				CMAKE_CONFIGURE_DEPENDS "${_p}")
 		endforeach()
+	endforeach()
+	foreach(_w IN LISTS MBDIFF_KERNEL_VARIANTS_WITH)
+		if(NOT MBDIFF_KERNEL_VARIANTS_ONLY OR NOT _w IN_LIST MBD_VARIANTS)
+			message(FATAL_ERROR "MBDIFF_KERNEL_VARIANTS_WITH names '${_w}': it needs "
+				"MBDIFF_KERNEL_VARIANTS_ONLY=ON and algorithms/patches/${_w}.patch or "
+				"algorithms/mutants/${_w}.patch")
+		endif()
 	endforeach()
 	_mbd_discover_kernel_variants()
 endmacro()

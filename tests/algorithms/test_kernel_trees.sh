@@ -74,13 +74,23 @@ pinned() {
 bd=$work/build
 mbdiff=$bd/mbdiff
 
+# The model a pinned list compares with: "# baseline: NAME" in its header,
+# else the reference (older files agree best with the model of their era).
+baseline_of() {
+	local b=""
+	[[ -f $1 ]] && b=$(sed -n 's/^# baseline:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$1" | head -n 1)
+	printf '%s\n' "${b:-reference}"
+}
+
 if [[ $cmd == build ]]; then
 	rm -rf "$work"
 	mkdir -p "$work"
-	entries=() built=()
+	entries=() built=() with=()
 	for v in $(pinned); do
 		tree=$trees/linux-$v
 		[[ -f $tree/mm/memblock.c ]] || continue
+		b=$(baseline_of "$src/tests/algorithms/kernel-trees/$v.expected")
+		[[ $b == reference || " ${with[*]} " == *" $b "* ]] || with+=("$b")
 		n=$(vname "$v")
 		mkdir -p "$work/$n/a/mm" "$work/$n/b/mm"
 		cp "$tree/mm/memblock.c" "$work/$n/a/mm/memblock.c"
@@ -102,8 +112,12 @@ if [[ $cmd == build ]]; then
 		exit 77
 	fi
 	list=$(printf '%s;' "${entries[@]}")
+	with_list=$(printf '%s;' "${with[@]}")
 	start=$(date +%s)
+	# The reference, the baselines and the kernel variants only: no other
+	# variant is replayed here.
 	if cmake -S "$src" -B "$bd" -DMBDIFF_TESTS=OFF -DCMAKE_C_COMPILER="$cc" \
+		-DMBDIFF_KERNEL_VARIANTS_ONLY=ON "-DMBDIFF_KERNEL_VARIANTS_WITH=${with_list%;}" \
 		"-DMBDIFF_KERNEL_VARIANTS=${list%;}" >"$work/configure.log" 2>&1 &&
 		cmake --build "$bd" --target mbdiff -j "$(nproc)" >"$work/build.log" 2>&1; then
 		ok "built kernel variants of ${built[*]} in $(($(date +%s) - start)) s"
@@ -165,13 +179,7 @@ sigs() {
 			print tag, f, line
 		}' "$2"
 }
-# the model to compare with: "# baseline: NAME" in the header, else the
-# reference (older files agree best with the model of their own era)
-baseline=reference
-if [[ -f $expect ]]; then
-	b=$(sed -n 's/^# baseline:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$expect" | head -n 1)
-	[[ -z $b ]] || baseline=$b
-fi
+baseline=$(baseline_of "$expect")
 "$mbdiff" replay --quiet --min-class warning --no-expect --no-oracle --variants "$baseline,kernel:$n" \
 	"$src/corpus/seeds" "$src/corpus/regressions" "$src/corpus/real" >"$work/$n.pair.out" 2>&1
 "$mbdiff" replay --quiet --min-class warning --variants "kernel:$n" "$src/corpus/regressions/reference" \
