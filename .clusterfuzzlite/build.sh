@@ -35,10 +35,12 @@ cmake -S "$repo" -B "$build" \
 	-DCMAKE_C_FLAGS="$CFLAGS" \
 	-DMBDIFF_FUZZ=ON -DMBDIFF_OSSFUZZ=ON -DMBDIFF_TESTS=OFF \
 	-DMBDIFF_FUZZ_ENGINE="$LIB_FUZZING_ENGINE"
-cmake --build "$build" -j"$(nproc)"
 
 manifest=$build/ossfuzz-targets.txt
 [[ -s $manifest ]] || { echo "build.sh: no targets in $manifest" >&2; exit 1; }
+# What is installed, and mbdiff for the seeds: not the other programs.
+mapfile -t targets < <(awk 'NF { print $1 }' "$manifest")
+cmake --build "$build" -j"$(nproc)" --target mbdiff "${targets[@]}"
 
 # Seeds: the readable .mbt files become fuzzer bytes once, shared by all
 # targets (the byte format does not depend on the variants).

@@ -25,14 +25,20 @@ if(MBDIFF_OSSFUZZ AND MBDIFF_FUZZ)
 		endif()
 	endforeach()
 	list(JOIN _all "," _all_csv)
+	# fuzz_options.c alone reads MBD_FUZZ_BAKED_VARIANTS: the rest of the
+	# fuzz target is compiled once for all of them.
+	add_library(mbd_ossfuzz_common OBJECT "${MBD_FUZZ_DIR}/fuzz_diff.c"
+		"${MBD_FUZZ_DIR}/fuzz_keep.c" "${MBD_FUZZ_DIR}/fuzz_mutate.c")
+	mbd_harness_target(mbd_ossfuzz_common)
+	target_link_libraries(mbd_ossfuzz_common PRIVATE mbd_harness)
 	set(_manifest "")
 	foreach(item IN LISTS _pairs ITEMS "mbdiff_all=${_all_csv}")
 		string(FIND "${item}" "=" _eq)
 		string(SUBSTRING "${item}" 0 ${_eq} _name)
 		math(EXPR _eq "${_eq} + 1")
 		string(SUBSTRING "${item}" ${_eq} -1 _vars)
-		add_executable(${_name} "${MBD_FUZZ_DIR}/fuzz_diff.c" "${MBD_FUZZ_DIR}/fuzz_options.c"
-		"${MBD_FUZZ_DIR}/fuzz_keep.c" "${MBD_FUZZ_DIR}/fuzz_mutate.c")
+		add_executable(${_name} "${MBD_FUZZ_DIR}/fuzz_options.c"
+			$<TARGET_OBJECTS:mbd_ossfuzz_common>)
 		mbd_harness_target(${_name})
 		target_compile_definitions(${_name} PRIVATE "MBD_FUZZ_BAKED_VARIANTS=\"${_vars}\"")
 		target_link_libraries(${_name} PRIVATE mbd_harness)
