@@ -22,7 +22,7 @@ static bool ends_with(const char *s, const char *suffix)
  * Text if every byte is printable ASCII, tab, CR or LF, and the first
  * significant line is a comment or starts with a keyword of the format.
  */
-static bool looks_like_text(const uint8_t *b, size_t len)
+bool mbd_input_is_text(const uint8_t *b, size_t len)
 {
 	size_t i = 0, n = 0;
 
@@ -73,7 +73,7 @@ int mbd_load_file(const char *path, enum mbd_decoder dec, struct mbd_trace *t,
 int mbd_decode_input(const uint8_t *data, size_t len, const char *name,
 		     enum mbd_decoder dec, struct mbd_trace *t, struct mbd_diag *d)
 {
-	if (looks_like_text(data, len))
+	if (mbd_input_is_text(data, len))
 		return mbd_text_parse_fuzz((const char *)data, len, name, t, d);
 	mbd_trace_clear(t);
 	mbd_bin_decode(data, len, dec, t);

@@ -25,6 +25,8 @@ int mbd_load_file(const char *path, enum mbd_decoder dec, struct mbd_trace *t,
  */
 int mbd_decode_input(const uint8_t *data, size_t len, const char *name,
 		     enum mbd_decoder dec, struct mbd_trace *t, struct mbd_diag *d);
+/* Whether mbd_decode_input() reads data as a text trace. */
+bool mbd_input_is_text(const uint8_t *data, size_t len);
 
 /* The most any reader takes from one file (docs/mbt-format.md). */
 #define MBD_INPUT_MAX ((size_t)256 << 20)

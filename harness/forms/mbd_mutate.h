@@ -39,4 +39,13 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 		     const uint8_t *b, size_t nb, uint8_t *out, size_t max,
 		     uint64_t seed);
 
+/*
+ * If data is the last input m wrote in its compact form (structured
+ * decoder), the trace mbd_bin_decode() gives for it, else NULL: valid
+ * until m's next mutation. The encoder decodes every call it writes, so
+ * the two are the same by construction (test_mutate checks it).
+ */
+const struct mbd_trace *mbd_mutator_last(const struct mbd_mutator *m,
+					 const uint8_t *data, size_t size);
+
 #endif

@@ -31,6 +31,11 @@ struct mbd_mutator {
 	 * one per slot: a later input found here keeps its unchanged
 	 * prefix instead of being encoded again (emit()) */
 	uint64_t made[KNOWN_SLOTS];
+	/* the last compact output and the trace it decodes to (the fuzz
+	   target runs it next: mbd_mutator_last() spares it the decode) */
+	uint8_t last[MBD_BIN_MAX_LEN];
+	size_t last_len;
+	struct mbd_trace last_trace;
 };
 
 /* One mutation's view: the random stream and the trace's values. */
@@ -51,6 +56,7 @@ struct mbd_mutator *mbd_mutator_new(enum mbd_decoder dec)
 		return NULL;
 	m->dec = dec;
 	mbd_trace_init(&m->in);
+	mbd_trace_init(&m->last_trace);
 	return m;
 }
 
@@ -59,6 +65,7 @@ void mbd_mutator_free(struct mbd_mutator *m)
 	if (!m)
 		return;
 	mbd_trace_free(&m->in);
+	mbd_trace_free(&m->last_trace);
 	free(m);
 }
 
@@ -568,10 +575,15 @@ static void mutate_once(struct mctx *c)
 /* Input bytes -> m's trace; text that does not parse is read as bytes. */
 static void load(struct mbd_mutator *m, const uint8_t *data, size_t size)
 {
-	struct mbd_trace *t = &m->in;
+	/* libFuzzer mutates its last mutation again (-mutate_depth) */
+	const struct mbd_trace *t = mbd_input_is_text(data, size) ? NULL :
+		mbd_mutator_last(m, data, size);
 
-	if (mbd_decode_input(data, size, "<mutate>", m->dec, t, NULL))
-		mbd_bin_decode(data, size, m->dec, t);
+	if (!t) {
+		t = &m->in;
+		if (mbd_decode_input(data, size, "<mutate>", m->dec, &m->in, NULL))
+			mbd_bin_decode(data, size, m->dec, &m->in);
+	}
 	m->cfg = t->cfg;
 	/* a text trace may ask for boot arrays the byte form cannot carry */
 	if (m->cfg.memory_max > MBD_INIT_REGIONS)
@@ -592,6 +604,27 @@ static long plain_len(struct mbd_mutator *m, size_t k, uint8_t **bytes)
 	if (mbd_bin_encode(&t, m->dec, bytes, &len))
 		return -1;
 	return (long)len;
+}
+
+/*
+ * out[0..len) is the compact form of the config and the first k calls:
+ * keep both, as mbd_bin_decode() gives them back (normalized calls).
+ */
+static void keep_last(struct mbd_mutator *m, const uint8_t *out, size_t len,
+		      size_t k)
+{
+	m->last_len = 0;
+	mbd_trace_clear(&m->last_trace);
+	m->last_trace.cfg = m->cfg;
+	for (size_t i = 0; i < k; i++) {
+		struct mbd_op op = m->ops[i];
+
+		mbd_op_normalize(&op);
+		if (mbd_trace_push(&m->last_trace, &op, 0))
+			return; /* out of memory: the target decodes */
+	}
+	memcpy(m->last, out, len);
+	m->last_len = len;
 }
 
 /*
@@ -644,9 +677,19 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 	}
 	if (k == 0 && m->n)
 		return 0; /* only the config fits: no mutation worth running */
-	if (full >= 0)
+	if (full >= 0) {
 		remember(m, out, len);
+		keep_last(m, out, len, k);
+	}
 	return len;
+}
+
+const struct mbd_trace *mbd_mutator_last(const struct mbd_mutator *m,
+					 const uint8_t *data, size_t size)
+{
+	if (!m->last_len || size != m->last_len || memcmp(data, m->last, size) != 0)
+		return NULL;
+	return &m->last_trace;
 }
 
 size_t mbd_mutate(struct mbd_mutator *m, uint8_t *data, size_t size, size_t max,

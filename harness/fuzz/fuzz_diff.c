@@ -232,10 +232,13 @@ static bool divergence_kept(const struct mbd_trace *t, const struct mbd_verdict 
 	return k != MBD_KEEP_WANTED;
 }
 
+/* In fuzz_mutate.c, which the plain replay drivers do not link. */
+#pragma weak mbd_fuzz_mutated_trace
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mbd_verdict v;
-	struct mbd_trace *t = &g.trace;
+	const struct mbd_trace *t;
 	int rc;
 
 	memset(&v, 0, sizeof(v));
@@ -244,10 +247,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/*
 	 * Decode exactly as `mbdiff replay` reads a crash file: text-looking
 	 * bytes (a .mbt seed given as corpus) are a text trace, and malformed
-	 * text is no input at all, since replay would refuse it too.
+	 * text is no input at all, since replay would refuse it too. The op
+	 * mutator's own output needs no decode: it kept the trace.
 	 */
-	if (mbd_decode_input(data, size, "<input>", g.decoder, &g.trace, NULL))
-		return 0;
+	t = !mbd_fuzz_mutated_trace || g.opts.boot || mbd_input_is_text(data, size) ?
+		NULL : mbd_fuzz_mutated_trace(data, size);
+	if (!t) {
+		t = &g.trace;
+		if (mbd_decode_input(data, size, "<input>", g.decoder, &g.trace, NULL))
+			return 0;
+	}
 	if (g.opts.boot) {
 		if (mbd_fuzz_boot_expand(data, size, &g.trace, &g.boot)) {
 			fputs("mbdiff: internal error: out of memory\n", stderr);

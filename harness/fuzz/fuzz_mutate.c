@@ -22,9 +22,10 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
  * API (AFL++'s driver) link this file too: then there is no byte mutator. */
 #pragma weak LLVMFuzzerMutate
 
+static struct mbd_mutator *m;
+
 static struct mbd_mutator *ops_mutator(void)
 {
-	static struct mbd_mutator *m;
 	const struct mbd_fuzz_opts *o = mbd_fuzz_target_opts();
 
 	if (o->mutator != MBD_MUTATOR_OPS)
@@ -71,4 +72,9 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
 	if (!m)
 		return 0;
 	return mbd_crossover(m, data1, size1, data2, size2, out, max_out_size, seed);
+}
+
+const struct mbd_trace *mbd_fuzz_mutated_trace(const uint8_t *data, size_t size)
+{
+	return m ? mbd_mutator_last(m, data, size) : NULL;
 }

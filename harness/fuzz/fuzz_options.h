@@ -76,6 +76,10 @@ void mbd_fuzz_usage(FILE *out, const char *prog);
  * if the engine has not (options from $MBDIFF_ARGS then). */
 const struct mbd_fuzz_opts *mbd_fuzz_target_opts(void);
 
+/* The trace of data when it is the op mutator's last output
+ * (fuzz_mutate.c; mbd_mutator_last), else NULL. */
+const struct mbd_trace *mbd_fuzz_mutated_trace(const uint8_t *data, size_t size);
+
 /*
  * Split s at blanks into a malloc'd, NULL-terminated vector (no quoting:
  * option values never contain blanks). Returns the number of words, or -1

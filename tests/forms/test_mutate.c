@@ -134,12 +134,37 @@ static int decodes_exactly(const uint8_t *out, size_t n)
 	return ok;
 }
 
+/* What the mutator kept for its last output is what decoding it gives. */
+static int last_is_decoded(const struct mbd_mutator *m, const uint8_t *out,
+			   size_t n, int *hits)
+{
+	const struct mbd_trace *kept = mbd_mutator_last(m, out, n);
+	struct mbd_trace t;
+	int ok;
+
+	if (!kept)
+		return 1;
+	(*hits)++;
+	mbd_trace_init(&t);
+	mbd_bin_decode(out, n, MBD_DECODER_STRUCTURED, &t);
+	ok = t.n_ops == kept->n_ops &&
+	     t.cfg.memory_max == kept->cfg.memory_max &&
+	     t.cfg.reserved_max == kept->cfg.reserved_max &&
+	     t.cfg.resize == kept->cfg.resize && t.cfg.slab == kept->cfg.slab &&
+	     t.cfg.bottom_up == kept->cfg.bottom_up &&
+	     t.cfg.mirror == kept->cfg.mirror &&
+	     t.cfg.movable == kept->cfg.movable && t.cfg.limit == kept->cfg.limit &&
+	     (!t.n_ops || memcmp(t.ops, kept->ops, t.n_ops * sizeof(*t.ops)) == 0);
+	mbd_trace_free(&t);
+	return ok;
+}
+
 static void test_mutate(void)
 {
 	struct mbd_mutator *m = mbd_mutator_new(MBD_DECODER_STRUCTURED);
 	uint8_t a[MBD_BIN_MAX_LEN], b[MBD_BIN_MAX_LEN];
 	int decode = 1, within = 1, determ = 1, differs = 0, produced = 0;
-	int fallback = 0, kinds = 1;
+	int fallback = 0, kinds = 1, kept = 1, hits = 0;
 	int seen[MBD_OP__COUNT] = { 0 };
 	struct mbd_trace t;
 
@@ -171,6 +196,7 @@ static void test_mutate(void)
 		produced++;
 		within &= na <= max;
 		decode &= decodes_exactly(a, na);
+		kept &= last_is_decoded(m, a, na, &hits);
 		mbd_trace_init(&t);
 		mbd_bin_decode(a, na, MBD_DECODER_STRUCTURED, &t);
 		for (size_t i = 0; i < t.n_ops; i++)
@@ -182,10 +208,14 @@ static void test_mutate(void)
 		differs += nb != na || memcmp(a, b, na) != 0;
 		/* b came from this mutator: its kept prefix must still give
 		 * exactly the compact form */
-		if (nb)
+		if (nb) {
 			decode &= decodes_exactly(b, nb);
+			kept &= last_is_decoded(m, b, nb, &hits);
+		}
 	}
 	MBD_CHECK(decode);
+	MBD_CHECK(kept);
+	MBD_CHECK(hits > produced);
 	MBD_CHECK(within);
 	MBD_CHECK(determ);
 	MBD_CHECK(produced > N_MUTATE * 3 / 4);
