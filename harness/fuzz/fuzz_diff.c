@@ -125,7 +125,7 @@ static void setup(const struct mbd_fuzz_opts *o)
 	 * baseline's oracle may wait until something happens (mbd_runner.h).
 	 * Only for a reference baseline: past a fault it does not see yet, a
 	 * baseline runs on, and a patch may then corrupt memory (deng-2022
-	 * does) where the exact runner would have stopped. -verbose reports
+	 * does) where the exact runner would have stopped. --verbose reports
 	 * every trace, so it keeps the exact verdicts.
 	 */
 	ro.lazy_baseline_oracle = !ro.verbose && o->n_variants > 0 &&
