@@ -576,9 +576,10 @@ static void mutate_once(struct mctx *c)
 static void load(struct mbd_mutator *m, const uint8_t *data, size_t size)
 {
 	/* libFuzzer mutates its last mutation again (-mutate_depth) */
-	const struct mbd_trace *t = mbd_input_is_text(data, size) ? NULL :
-		mbd_mutator_last(m, data, size);
+	const struct mbd_trace *t = mbd_mutator_last(m, data, size);
 
+	if (t && mbd_input_is_text(data, size))
+		t = NULL; /* read as text, as below */
 	if (!t) {
 		t = &m->in;
 		if (mbd_decode_input(data, size, "<mutate>", m->dec, &m->in, NULL))

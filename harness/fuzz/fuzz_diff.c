@@ -250,8 +250,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * text is no input at all, since replay would refuse it too. The op
 	 * mutator's own output needs no decode: it kept the trace.
 	 */
-	t = !mbd_fuzz_mutated_trace || g.opts.boot || mbd_input_is_text(data, size) ?
-		NULL : mbd_fuzz_mutated_trace(data, size);
+	t = mbd_fuzz_mutated_trace && !g.opts.boot ?
+		mbd_fuzz_mutated_trace(data, size) : NULL;
+	/* (text-looking bytes stay text, as replay reads them) */
+	if (t && mbd_input_is_text(data, size))
+		t = NULL;
 	if (!t) {
 		t = &g.trace;
 		if (mbd_decode_input(data, size, "<input>", g.decoder, &g.trace, NULL))

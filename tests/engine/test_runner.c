@@ -12,6 +12,7 @@
 #include "mbd_report.h"
 #include "mbd_runner.h"
 #include "mbd_test.h"
+#include "mbd_test_verdict.h"
 
 static struct mbd_op op_range(uint32_t kind, uint64_t base, uint64_t size)
 {
@@ -189,17 +190,6 @@ static void test_bug_found(void)
 	mbd_trace_free(&t);
 }
 
-static bool same_verdict(const struct mbd_verdict *a, const struct mbd_verdict *b)
-{
-	return a->divergent == b->divergent && a->by_oracle == b->by_oracle &&
-	       a->cls == b->cls && a->where == b->where &&
-	       a->op_index == b->op_index && a->op_kind == b->op_kind &&
-	       a->va == b->va && a->vb == b->vb && a->ops_run == b->ops_run &&
-	       a->all_panicked == b->all_panicked &&
-	       strcmp(a->detail, b->detail) == 0 &&
-	       strcmp(a->signature, b->signature) == 0;
-}
-
 static void test_repeatable(void)
 {
 	struct mbd_trace t, clean;
@@ -216,7 +206,7 @@ static void test_repeatable(void)
 	/* a different, clean trace in between must not leak into the next run */
 	MBD_CHECK(mbd_runner_run(r, &clean, &v3) == 0);
 	MBD_CHECK(mbd_runner_run(r, &t, &v2) == 1);
-	MBD_CHECK(same_verdict(&v1, &v2));
+	MBD_CHECK(mbd_test_same_verdict(&v1, &v2));
 	MBD_CHECK_EQ_U64(v1.op_index, 202);
 	mbd_runner_free(r);
 	mbd_trace_free(&t);

@@ -18,6 +18,7 @@
 #include "mbd_oracle.h"
 #include "mbd_runner.h"
 #include "mbd_test.h"
+#include "mbd_test_verdict.h"
 #include "mbd_variant.h"
 
 #define N_INPUTS 1200
@@ -27,18 +28,6 @@ static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t rnd(void)
 {
 	return mbd_test_rnd(&rng);
-}
-
-static bool same_verdict(const struct mbd_verdict *a, const struct mbd_verdict *b)
-{
-	return a->divergent == b->divergent && a->by_oracle == b->by_oracle &&
-	       a->cls == b->cls && a->where == b->where &&
-	       a->op_index == b->op_index && a->op_kind == b->op_kind &&
-	       a->va == b->va && a->vb == b->vb && a->ops_run == b->ops_run &&
-	       a->all_panicked == b->all_panicked &&
-	       a->baseline_fault == b->baseline_fault &&
-	       strcmp(a->detail, b->detail) == 0 &&
-	       strcmp(a->signature, b->signature) == 0;
 }
 
 /* The oracle's whole model as text (memory and reserved). */
@@ -102,7 +91,7 @@ static void run_set(const struct mbd_variant *const *vs, size_t n, struct tally 
 		mbd_bin_decode(in, len, MBD_DECODER_STRUCTURED, &tr);
 		re = mbd_runner_run(eager, &tr, &ve);
 		rl = mbd_runner_run(lazy, &tr, &vl);
-		if (re == rl && same_verdict(&ve, &vl)) {
+		if (re == rl && mbd_test_same_verdict(&ve, &vl)) {
 			t->divergences += ve.divergent;
 			t->faults += ve.baseline_fault;
 			/* what a report reads after a divergence */
