@@ -17,7 +17,9 @@
 #   - whether the twin is within 1.00 +- 0.02 in every run and every
 #     variant's runs within 0.02 of each other ("target met").
 # The ratio is `mbdiff bench`'s summary "x base": per round, the variant's
-# ns summed over the traces / the reference's, median over rounds.
+# ns summed over the traces / the reference's, median over the rounds of
+# each layout (process), mean over the layouts, with its batch-means
+# interval.
 # A header gives the commands, the date, the machine and its load
 # (uptime) before and after: figures taken on a busy machine say so.
 #
@@ -26,6 +28,10 @@
 #   --reps N            rounds per trace and mode in each run (default 300:
 #                       with 100 the runs' warm ratios still differed by
 #                       up to 0.03; about 6 min a run on a busy 2-core VM)
+#   --layouts N         processes each run's rounds are split over (default:
+#                       mbdiff bench's, 10; 1: all in one process, whose
+#                       one address-space layout and physical placement
+#                       bias every cold ratio alike)
 #   --variants A,B,...  what to time (default: reference, reference-twin,
 #                       then every patch variant of the binary); the first
 #                       is the baseline, and reference-twin must be there
@@ -48,6 +54,7 @@ set -euo pipefail
 orig_args=("$@")
 runs=2
 reps=300
+layouts=
 variants=
 traces=corpus/real
 keep=
@@ -57,6 +64,7 @@ while (($#)); do
 	case $1 in
 	--runs | --runs=*) mbd_optval "$@"; runs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--reps | --reps=*) mbd_optval "$@"; reps=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--layouts | --layouts=*) mbd_optval "$@"; layouts=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--variants | --variants=*) mbd_optval "$@"; variants=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--traces | --traces=*) mbd_optval "$@"; traces=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--keep | --keep=*) mbd_optval "$@"; keep=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
@@ -68,6 +76,7 @@ while (($#)); do
 done
 mbd_check_uint --runs "$runs" 2
 mbd_check_uint --reps "$reps"
+[[ -z $layouts ]] || mbd_check_uint --layouts "$layouts" 1
 if [[ -n $variants ]]; then
 	mbd_check_variants "$variants"
 	[[ ,$variants, == *,reference-twin,* ]] || mbd_usage_error "--variants must name reference-twin"
@@ -97,10 +106,9 @@ printf '# binary: %s (%s)\n' "$(mbd_rel "$mbdiff")" \
 printf '# load before: %s\n' "$(uptime)"
 start=$(mbd_now)
 for ((r = 1; r <= runs; r++)); do
-	cmd=("$(mbd_rel "$mbdiff")" bench --reps "$reps" --seed "$r" --variants "$variants" "$traces")
-	printf '# run %d: %s\n' "$r" "$(mbd_quote "${cmd[@]}")"
-	if ! "$mbdiff" bench --reps "$reps" --seed "$r" --variants "$variants" "$traces" \
-		>"$tmp/run-$r.txt" 2>"$tmp/run-$r.err"; then
+	args=(bench --reps "$reps" ${layouts:+--layouts "$layouts"} --seed "$r" --variants "$variants" "$traces")
+	printf '# run %d: %s\n' "$r" "$(mbd_quote "$(mbd_rel "$mbdiff")" "${args[@]}")"
+	if ! "$mbdiff" "${args[@]}" >"$tmp/run-$r.txt" 2>"$tmp/run-$r.err"; then
 		cat "$tmp/run-$r.err" >&2
 		mbd_die "run $r failed"
 	fi
@@ -109,7 +117,7 @@ for ((r = 1; r <= runs; r++)); do
 		on && $2 ~ /^(warm|cold)$/ {
 			lo = $9; hi = $10; gsub(/[\[,]/, "", lo); gsub(/\]/, "", hi)
 			print r, $2, $1, $8, lo, hi }' "$tmp/run-$r.txt" >>"$tmp/rows"
-	sed -n 's/^\(cpu: .*\)$/#   \1/p; s/^samples taken again.*: \([0-9]*\)$/#   samples retaken after a context switch: \1/p' \
+	sed -n 's/^\(layouts: [0-9]*\).*$/#   \1/p; s/^\(cpu: .*\)$/#   \1/p; s/^samples taken again.*: \([0-9]*\)$/#   samples retaken after a context switch: \1/p' \
 		"$tmp/run-$r.txt"
 	if [[ -n $keep ]]; then
 		cp -- "$tmp/run-$r.txt" "$keep/run-$r.txt"

@@ -8,42 +8,22 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mbd_bench.h"
+#include "cli_bench_int.h"
 #include "mbd_cli.h"
 #include "mbd_input.h"
 #include "mbd_pin.h"
 
 #define DEFAULT_DIR "corpus/real"
 #define MIB (1024u * 1024u)
-
-struct input {
-	const char *path;      /* as walked */
-	char name[128];        /* file name without .mbt, for the table */
-	struct mbd_trace t;
-};
-
-struct bench_cli {
-	const char *variants;
-	const char *csv;
-	size_t reps;
-	size_t evict_mib;      /* 0: the default */
-	size_t seed;           /* 0: the default */
-	long cpu;              /* -1: where it starts; -2: not pinned */
-	int pinned;            /* the CPU, or -errno */
-	const struct mbd_variant **vs;
-	size_t n;
-	struct input *in;
-	size_t n_in;
-	/* [input][mode][variant] */
-	struct mbd_bench_stats *st;
-	int wname;
-};
+/* processes a run's rounds are split over unless --layouts says */
+#define DEFAULT_LAYOUTS 10
 
 static struct mbd_bench_stats *stat_at(const struct bench_cli *c, size_t k,
 				       int mode, size_t i)
@@ -67,8 +47,8 @@ static int parse_count(const char *s, size_t *out)
 	return 0;
 }
 
-/* A CPU number 0..4095. */
-static int parse_cpu(const char *s, long *out)
+/* A number 0..max. */
+static int parse_index(const char *s, size_t max, long *out)
 {
 	size_t v;
 
@@ -76,7 +56,7 @@ static int parse_cpu(const char *s, long *out)
 		*out = 0;
 		return 0;
 	}
-	if (parse_count(s, &v) || v > 4095)
+	if (parse_count(s, &v) || v > max)
 		return -1;
 	*out = (long)v;
 	return 0;
@@ -122,8 +102,15 @@ static int parse_args(int argc, char **argv, struct bench_cli *c,
 			if (m < 0 || parse_count(val, &c->seed))
 				return mbd_cli_bad_usage("bench: %s needs a count 1..1000000", a);
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--cpu", &val)) != 0) {
-			if (m < 0 || parse_cpu(val, &c->cpu))
+			if (m < 0 || parse_index(val, 4095, &c->cpu))
 				return mbd_cli_bad_usage("bench: %s needs a CPU number 0..4095", a);
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--layouts", &val)) != 0) {
+			if (m < 0 || parse_count(val, &c->layouts) || c->layouts > 1000)
+				return mbd_cli_bad_usage("bench: %s needs a count 1..1000", a);
+		} else if ((m = mbd_cli_match(argc, argv, &i, "--layout-worker", &val)) != 0) {
+			/* not for users: one layout of a parent's run */
+			if (m < 0 || parse_index(val, 999, &c->worker))
+				return mbd_cli_bad_usage("bench: %s needs 0..999", a);
 		} else if (strcmp(a, "--no-pin") == 0) {
 			c->cpu = -2;
 		} else if ((m = mbd_cli_match(argc, argv, &i, "--variants", &val)) != 0) {
@@ -203,6 +190,16 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	printf("timed: the memblock calls only (reset, warm-up and cache sweep "
 	       "untimed); variants interleaved round by round, order shuffled "
 	       "(seed %zu), none twice in a row\n", c->seed);
+	if (c->layouts > 1)
+		printf("layouts: %zu processes, one after the other, each a fresh exec "
+		       "(its own address-space layout and physical pages) measuring "
+		       "%zu-%zu of the rounds; x base is the mean of their medians, "
+		       "its interval Student's t over them (batch means)\n",
+		       c->layouts, c->reps / c->layouts,
+		       (c->reps + c->layouts - 1) / c->layouts);
+	else
+		printf("layouts: 1 (every round in this process: its one layout "
+		       "biases every ratio alike)\n");
 	if (c->cpu == -2)
 		printf("cpu: not pinned (--no-pin)\n");
 	else if (c->pinned >= 0)
@@ -219,8 +216,13 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	else
 		printf("instructions: user-space, perf_event_open "
 		       "PERF_COUNT_HW_INSTRUCTIONS, median per call\n");
-	printf("x base: median over rounds of the ratio to the baseline sample "
-	       "next to it, [95%% confidence interval of that median]\n");
+	if (c->layouts > 1)
+		printf("x base: per layout, the median over its rounds of the ratio "
+		       "to the baseline sample next to it; the mean over layouts "
+		       "[95%% confidence interval of that mean]\n");
+	else
+		printf("x base: median over rounds of the ratio to the baseline sample "
+		       "next to it, [95%% confidence interval of that median]\n");
 	printf("\n%-*s  %-*s  %-4s  %5s  %10s  %10s  %10s  %8s  %10s  %7s  %-15s  %6s\n",
 	       c->wname, "trace", wvar(c), "variant", "mode", "calls",
 	       "ns min", "ns median", "ns max", "ns/call", "instr/call",
@@ -317,8 +319,9 @@ static int print_summary(const struct bench_cli *c, struct mbd_bench *b)
 		return mbd_cli_internal("out of memory");
 	printf("\nper boot (one replay of a trace), mean over %zu traces; x base: "
 	       "per round, the variant's ns summed over the traces / the "
-	       "baseline's, median over rounds [95%% CI]; traces >1 / <1: "
-	       "traces whose own interval lies above / below 1\n", c->n_in);
+	       "baseline's, median over rounds%s [95%% CI]; traces >1 / <1: "
+	       "traces whose own interval lies above / below 1\n", c->n_in,
+	       c->layouts > 1 ? " of each layout, mean over layouts" : "");
 	printf("%-*s  %-4s  %10s  %10s  %8s  %12s  %12s  %7s  %-15s  %11s\n", wvar(c),
 	       "variant", "mode", "calls/boot", "ns/boot", "ns/call", "ns/boot-base",
 	       "ns/call-base", "x base", "95% CI", "traces >1/<1");
@@ -356,12 +359,26 @@ static int print_summary(const struct bench_cli *c, struct mbd_bench *b)
 
 static int measure(struct bench_cli *c, struct mbd_bench *b, FILE *csv)
 {
+	int rc;
+
 	print_header(c, b);
+	if (c->layouts > 1) {
+		fflush(stdout);
+		rc = mbd_bench_layouts(c, b);
+		if (rc != MBD_EXIT_OK)
+			return rc;
+	}
 	for (size_t k = 0; k < c->n_in; k++) {
 		for (int m = 0; m < MBD_BENCH__MODES; m++) {
 			struct mbd_bench_stats *row = stat_at(c, k, m, 0);
 
-			if (mbd_bench_run(b, &c->in[k].t, (enum mbd_bench_mode)m, row) != 0)
+			if (c->layouts > 1) {
+				mbd_bench_layouts_load(c, b, k, m);
+				rc = mbd_bench_figures(b, (enum mbd_bench_mode)m, row);
+			} else {
+				rc = mbd_bench_run(b, &c->in[k].t, (enum mbd_bench_mode)m, row);
+			}
+			if (rc != 0)
 				return mbd_cli_internal("bench: out of memory");
 			for (size_t i = 0; i < c->n; i++) {
 				print_row(c, &c->in[k], c->vs[i]->name, m, &row[i]);
@@ -398,6 +415,18 @@ static int run(struct bench_cli *c)
 	if (c->seed)
 		o.seed = c->seed;
 	c->seed = (size_t)o.seed;
+	if (!c->layouts)
+		c->layouts = DEFAULT_LAYOUTS;
+	if (c->layouts > c->reps)
+		c->layouts = c->reps;
+	if (c->worker >= (long)c->layouts)
+		return mbd_cli_bad_usage("bench: --layout-worker %ld: there are %zu layouts",
+					 c->worker, c->layouts);
+	if (c->worker >= 0)
+		/* each layout its own orders */
+		o.seed += (uint64_t)(c->worker + 1) * 0x9e3779b97f4a7c15u;
+	else
+		o.batches = c->layouts;
 	if (c->cpu != -2)
 		c->pinned = mbd_pin_cpu((int)c->cpu);
 	/* a CPU asked for by number must be had; the default may be refused */
@@ -411,6 +440,12 @@ static int run(struct bench_cli *c)
 	if (!b) {
 		free(c->st);
 		return mbd_cli_internal("bench: out of memory");
+	}
+	if (c->worker >= 0) {
+		rc = mbd_bench_worker(c, b);
+		mbd_bench_free(b);
+		free(c->st);
+		return rc;
 	}
 	if (c->csv) {
 		csv = open_memstream(&buf, &len);
@@ -429,13 +464,14 @@ static int run(struct bench_cli *c)
 		free(buf);
 	}
 	mbd_bench_free(b);
+	mbd_bench_layouts_free(c);
 	free(c->st);
 	return rc;
 }
 
 int mbd_cli_bench(int argc, char **argv)
 {
-	struct bench_cli c = { .wname = 5, .cpu = -1 };
+	struct bench_cli c = { .wname = 5, .cpu = -1, .worker = -1 };
 	struct mbd_paths paths = { 0 };
 	size_t max = mbd_variant_count();
 	struct stat st;

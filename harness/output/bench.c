@@ -96,6 +96,7 @@ void mbd_bench_opts_default(struct mbd_bench_opts *o)
 
 	o->reps = 100;
 	o->seed = 1;
+	o->batches = 1;
 	/* twice the last level: every line and TLB entry the calls used is
 	 * gone; bounded so a cold sample stays a few milliseconds */
 	o->evict_bytes = c ? 2 * c : 64 * MIB;
@@ -167,6 +168,7 @@ struct mbd_bench *mbd_bench_new(const struct mbd_variant *const *vs, size_t n,
 	size_t cells;
 
 	if (!vs || n == 0 || !o || o->reps == 0 || o->reps > SIZE_MAX / n / 8 ||
+	    o->batches == 0 || o->batches > o->reps ||
 	    !mbd_variants_distinct(vs, n))
 		return NULL;
 	b = calloc(1, sizeof(*b));
@@ -238,8 +240,31 @@ size_t mbd_bench_retaken(const struct mbd_bench *b)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-/* the program image, from the GNU linker scripts (ld, gold, lld) */
-extern char __executable_start[], end[];
+#include <link.h>
+
+static void flush_range(const char *p, size_t len)
+{
+	const char *lo = (const char *)((uintptr_t)p & ~(uintptr_t)63);
+
+	for (const char *q = lo; q < p + len; q += 64)
+		__builtin_ia32_clflush(q);
+}
+
+/* every loaded segment of the program itself (the first object listed);
+ * the gaps between them are not mapped */
+static int flush_segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD)
+			flush_range((const char *)(info->dlpi_addr + ph->p_vaddr),
+				    ph->p_memsz);
+	}
+	return 1;
+}
 
 /*
  * Write back and drop every line of the program image (every variant's
@@ -248,13 +273,8 @@ extern char __executable_start[], end[];
  */
 static void flush_image(const struct mbd_trace *t)
 {
-	const char *lo = (const char *)((uintptr_t)__executable_start & ~(uintptr_t)63);
-	const char *ops = (const char *)t->ops;
-
-	for (const char *q = lo; q < end; q += 64)
-		__builtin_ia32_clflush(q);
-	for (size_t i = 0; i < t->n_ops * sizeof(*t->ops); i += 64)
-		__builtin_ia32_clflush(ops + i);
+	dl_iterate_phdr(flush_segments, NULL);
+	flush_range((const char *)t->ops, t->n_ops * sizeof(*t->ops));
 	__builtin_ia32_mfence();
 }
 #else
@@ -314,7 +334,6 @@ static int sample_one(struct mbd_bench *b, size_t i, const struct mbd_trace *t,
 		s.counted && s.instr > b->instr_overhead ? s.instr - b->instr_overhead : 0;
 	b->faults[i] += s.faults;
 	b->ops[i] = s.ops;
-	b->total[((size_t)m * b->n + i) * b->opts.reps + (size_t)rep] += (double)s.ns;
 	return 0;
 }
 
@@ -370,6 +389,15 @@ static double median_u64(struct mbd_bench *b, const uint64_t *v)
 	return ((double)b->scratch[n / 2 - 1] + (double)b->scratch[n / 2]) / 2;
 }
 
+/* The median of ratios and its interval; a ratio is never below 0, and
+ * a t interval over few batches can reach past it. */
+static void ratio_of(double *v, size_t n, size_t batches, struct mbd_median *md)
+{
+	mbd_median_of_batches(v, n, batches, md);
+	if (md->lo < 0)
+		md->lo = 0;
+}
+
 static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 {
 	size_t reps = b->opts.reps;
@@ -386,7 +414,7 @@ static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 	st->ns_max = (double)b->scratch[reps - 1];
 	for (size_t r = 0; r < reps; r++)
 		b->dscratch[r] = base[r] ? (double)ns[r] / (double)base[r] : 1.0;
-	mbd_median_of(b->dscratch, reps, &md);
+	ratio_of(b->dscratch, reps, b->opts.batches, &md);
 	st->ratio = md.median;
 	st->ratio_lo = md.lo;
 	st->ratio_hi = md.hi;
@@ -396,28 +424,71 @@ static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 	st->faults_per_rep = (double)b->faults[i] / (double)reps;
 }
 
+void mbd_bench_raw(struct mbd_bench *b, struct mbd_bench_raw *out)
+{
+	out->ns = b->ns;
+	out->instr = b->instr;
+	out->faults = b->faults;
+	out->ops = b->ops;
+}
+
+void mbd_bench_begin(struct mbd_bench *b)
+{
+	memset(b->faults, 0, b->n * sizeof(*b->faults));
+	memset(b->ops, 0, b->n * sizeof(*b->ops));
+}
+
+int mbd_bench_measure(struct mbd_bench *b, const struct mbd_trace *t,
+		      enum mbd_bench_mode m, size_t lo, size_t hi)
+{
+	if (!b || !t || m >= MBD_BENCH__MODES || lo >= hi || hi > b->opts.reps)
+		return -1;
+	/* round lo - 1 warms up the process (code pages, allocator, sweep
+	 * buffer) and is not kept */
+	for (long rep = (long)lo - 1; rep < (long)hi; rep++) {
+		next_order(b);
+		for (size_t k = 0; k < b->n; k++)
+			if (sample_one(b, b->order[k], t, m, rep < (long)lo ? -1 : rep) != 0)
+				return -1;
+	}
+	/* leave every variant reset, its arena zeroed */
+	for (size_t i = 0; i < b->n; i++)
+		b->vs[i]->reset(&t->cfg, 0);
+	return 0;
+}
+
+int mbd_bench_figures(struct mbd_bench *b, enum mbd_bench_mode m,
+		      struct mbd_bench_stats *out)
+{
+	size_t reps = b ? b->opts.reps : 0;
+
+	if (!b || !out || m >= MBD_BENCH__MODES)
+		return -1;
+	b->traces[m]++;
+	for (size_t i = 0; i < b->n; i++) {
+		double *tot = b->total + ((size_t)m * b->n + i) * reps;
+
+		for (size_t r = 0; r < reps; r++)
+			tot[r] += (double)b->ns[i * reps + r];
+		stats_of(b, i, &out[i]);
+	}
+	return 0;
+}
+
+void mbd_bench_add_retaken(struct mbd_bench *b, size_t n)
+{
+	b->retaken += n;
+}
+
 int mbd_bench_run(struct mbd_bench *b, const struct mbd_trace *t,
 		  enum mbd_bench_mode m, struct mbd_bench_stats *out)
 {
-	size_t n = b ? b->n : 0;
-
 	if (!b || !t || !out || m >= MBD_BENCH__MODES)
 		return -1;
-	memset(b->faults, 0, n * sizeof(*b->faults));
-	/* round -1 warms up the process (code pages, allocator, sweep buffer) */
-	for (long rep = -1; rep < (long)b->opts.reps; rep++) {
-		next_order(b);
-		for (size_t k = 0; k < n; k++)
-			if (sample_one(b, b->order[k], t, m, rep) != 0)
-				return -1;
-	}
-	b->traces[m]++;
-	/* leave every variant reset, its arena pages released */
-	for (size_t i = 0; i < n; i++)
-		b->vs[i]->reset(&t->cfg, 0);
-	for (size_t i = 0; i < n; i++)
-		stats_of(b, i, &out[i]);
-	return 0;
+	mbd_bench_begin(b);
+	if (mbd_bench_measure(b, t, m, 0, b->opts.reps) != 0)
+		return -1;
+	return mbd_bench_figures(b, m, out);
 }
 
 int mbd_bench_total(struct mbd_bench *b, enum mbd_bench_mode m,
@@ -434,7 +505,7 @@ int mbd_bench_total(struct mbd_bench *b, enum mbd_bench_mode m,
 
 		for (size_t r = 0; r < reps; r++)
 			b->dscratch[r] = base[r] > 0 ? tot[r] / base[r] : 1.0;
-		mbd_median_of(b->dscratch, reps, &md);
+		ratio_of(b->dscratch, reps, b->opts.batches, &md);
 		out[i].traces = b->traces[m];
 		out[i].ratio = md.median;
 		out[i].ratio_lo = md.lo;

@@ -31,10 +31,11 @@
  *       so its code, data and the TLB are hot.
  * cold: the sample is preceded by a sweep over a buffer larger than the
  *       caches, so the calls start from memory as they do at boot.
- * Both reset the variant just before the timed replay, and that reset
- * releases the arena pages the previous replay wrote (the descriptor's reset
- * always does): a trace that grows a region array pays the page faults in
- * both modes. faults_per_rep shows how many there were.
+ * Both reset the variant just before the timed replay; that reset zeroes
+ * what the previous replay wrote and keeps the arena pages mapped (the
+ * descriptor's reset always does), so a sample pays a page fault only for
+ * a page no replay of this process wrote before. faults_per_rep shows how
+ * many there were.
  */
 enum mbd_bench_mode { MBD_BENCH_WARM = 0, MBD_BENCH_COLD = 1, MBD_BENCH__MODES };
 
@@ -44,10 +45,14 @@ struct mbd_bench_opts {
 	size_t reps;         /* timed samples per variant and mode (>= 1) */
 	size_t evict_bytes;  /* cold mode: bytes swept before each sample */
 	uint64_t seed;       /* the order of the variants in every round */
+	size_t batches;      /* the rounds are this many consecutive batches,
+				each measured in a process of its own (the
+				caller's job): 1 <= batches <= reps; the
+				intervals are then batch means (mbd_median.h) */
 };
 
 /* reps 100; evict_bytes twice the largest cache sysfs names (64 MiB if
- * none); seed 1. */
+ * none); seed 1; batches 1. */
 void mbd_bench_opts_default(struct mbd_bench_opts *o);
 
 /* Figures of one variant on one trace in one mode. */
@@ -56,7 +61,8 @@ struct mbd_bench_stats {
 				   a call panicked: the kernel stops there) */
 	size_t reps;
 	double ns_min, ns_median, ns_max;  /* one replay of the trace */
-	double ratio;           /* median over rounds of ns / baseline's ns */
+	double ratio;           /* median over rounds of ns / baseline's ns
+				   (batches > 1: the mean of each batch's) */
 	double ratio_lo, ratio_hi;  /* its 95% confidence interval (mbd_median.h) */
 	double instr_per_call;  /* median; < 0 when not counted */
 	double faults_per_rep;  /* minor page faults inside the timed replays */
@@ -76,9 +82,38 @@ int mbd_bench_perf_errno(const struct mbd_bench *b);
 double mbd_bench_clock_ns(const struct mbd_bench *b);
 size_t mbd_bench_evict_bytes(const struct mbd_bench *b);
 
-/* Measure t in mode m; out[i] for variant i. Returns 0 or -1 (bad args). */
+/* Measure t in mode m; out[i] for variant i. Returns 0 or -1 (bad args).
+ * The same as begin, measure every round, figures. */
 int mbd_bench_run(struct mbd_bench *b, const struct mbd_trace *t,
 		  enum mbd_bench_mode m, struct mbd_bench_stats *out);
+
+/*
+ * The same in steps, so that the rounds can be measured by several
+ * processes (`mbdiff bench --layouts`) and their samples put together here:
+ * begin, then measure (or write the raw samples) round by round, then
+ * figures.
+ */
+struct mbd_bench_raw {
+	uint64_t *ns;      /* [variant * reps + round]: one timed replay */
+	uint64_t *instr;   /* [variant * reps + round]: its instructions, 0 if
+			      not counted */
+	long *faults;      /* [variant]: page faults, summed over the rounds */
+	size_t *ops;       /* [variant]: calls per replay */
+};
+void mbd_bench_raw(struct mbd_bench *b, struct mbd_bench_raw *out);
+/* Zeroes faults and ops: a new trace or mode starts. */
+void mbd_bench_begin(struct mbd_bench *b);
+/* Rounds [lo, hi) of t in mode m into the raw samples, after one untimed
+ * round that warms up the process. Returns 0, or -1 (bad args, out of
+ * memory). */
+int mbd_bench_measure(struct mbd_bench *b, const struct mbd_trace *t,
+		      enum mbd_bench_mode m, size_t lo, size_t hi);
+/* The figures of the raw samples (every round of one trace in mode m):
+ * out[i] for variant i, and their share of mbd_bench_total(). */
+int mbd_bench_figures(struct mbd_bench *b, enum mbd_bench_mode m,
+		      struct mbd_bench_stats *out);
+/* Samples another process took again (mbd_bench_retaken). */
+void mbd_bench_add_retaken(struct mbd_bench *b, size_t n);
 
 /*
  * Every trace mbd_bench_run() measured in mode m, as one set of boots: per

@@ -29,4 +29,18 @@ size_t mbd_median_ci_rank(size_t n);
 /* Sorts v[0..n) in place and describes it; n >= 1. */
 void mbd_median_of(double *v, size_t n, struct mbd_median *out);
 
+/*
+ * v[0..n) as k consecutive batches (batch j is [n*j/k, n*(j+1)/k)), each
+ * measured in a process of its own: samples inside one batch share what
+ * the process drew (its code and data placement), so they are not
+ * independent draws and mbd_median_of()'s interval would be too narrow.
+ * Batch means instead: the median of each batch, then their mean and its
+ * Student-t 95% interval, mean +- t(k-1) s / sqrt(k). k == 1 (or k > n)
+ * is mbd_median_of(). v is scratch: its contents are undefined after.
+ */
+void mbd_median_of_batches(double *v, size_t n, size_t k, struct mbd_median *out);
+
+/* The 97.5% quantile of Student's t with df >= 1 degrees of freedom. */
+double mbd_t975(size_t df);
+
 #endif

@@ -8,7 +8,8 @@
 # and mode, every figure a positive number (no timing thresholds: only the
 # structure is checked), min <= median <= max, the ratio inside its
 # interval, the baseline's ratio and interval 1, and the table says whether
-# instructions were counted and where it was pinned. Then bad input: a
+# instructions were counted, where it was pinned and how many processes
+# (layouts) measured the rounds. Then bad input: a
 # malformed trace, a trace with no calls, an unknown variant, --reps 0 and
 # a CSV in a missing directory all exit 2 with a message, and leave no CSV
 # (an existing one untouched) and no temp file.
@@ -107,6 +108,17 @@ grep -qE '^cpu: (pinned to [0-9]+|not pinned \(sched_setaffinity: .+\))$' out/ta
 "$mbdiff" bench --reps 1 --no-pin --evict-mib 8 in/a.mbt >out/nopin.txt 2>&1 &&
 	grep -qx 'cpu: not pinned (--no-pin)' out/nopin.txt && ok || bad "--no-pin: $(head -n 5 out/nopin.txt)"
 grep -q "^wrote out/bench.csv" out/table.txt && ok || bad "no 'wrote' line"
+# 3 rounds: the default 10 layouts become 3 processes of one round each
+grep -q '^layouts: 3 processes' out/table.txt && ok || bad "layouts: $(grep '^layouts' out/table.txt)"
+"$mbdiff" bench --reps 2 --layouts 1 --evict-mib 8 in/b.mbt >out/one.txt 2>&1 &&
+	grep -q '^layouts: 1 (every round in this process' out/one.txt && ok ||
+	bad "--layouts 1: $(head -n 5 out/one.txt)"
+# two layouts of two rounds each measure the same trace as one process does
+"$mbdiff" bench --reps 4 --layouts 2 --evict-mib 8 --csv out/lay.csv in/b.mbt >/dev/null 2>&1 &&
+	ok || bad "--layouts 2 failed"
+[[ $(awk -F, 'NR > 1 { print $1, $3, $5, $6, $7 }' out/lay.csv) == \
+	"$(awk -F, 'NR > 1 && $1 == "b" { print $1, $3, $5, $6, 4 }' out/bench.csv)" ]] && ok ||
+	bad "--layouts 2: other rows than one process gives"
 
 # --variants picks and orders (first = baseline)
 "$mbdiff" bench --reps 1 --variants "${variants[$((nv - 1))]},${variants[0]}" \
@@ -139,6 +151,9 @@ expect_fail seed-zero '--seed needs a count' --seed 0 --csv out/fail.csv in/a.mb
 expect_fail cpu-bad '--cpu needs a CPU number' --cpu x --csv out/fail.csv in/a.mbt
 expect_fail cpu-big '--cpu needs a CPU number' --cpu 4096 --csv out/fail.csv in/a.mbt
 expect_fail cpu-absent '--cpu 4095: cannot pin to it' --cpu 4095 --csv out/fail.csv in/a.mbt
+expect_fail layouts-zero '--layouts needs a count 1\.\.1000' --layouts 0 --csv out/fail.csv in/a.mbt
+expect_fail layouts-big '--layouts needs a count 1\.\.1000' --layouts 1001 --csv out/fail.csv in/a.mbt
+expect_fail worker-range '--layout-worker 1: there are 1 layouts' --layout-worker 1 --csv out/fail.csv in/a.mbt
 expect_fail csv-dir 'out/nodir/x\.csv: cannot write' --csv out/nodir/x.csv in/a.mbt
 
 # an existing CSV survives a failed run unchanged
