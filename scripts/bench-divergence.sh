@@ -99,18 +99,7 @@ fi
 work=$(mbd_abs "${work:-$MBD_ROOT/out/bench-divergence}")
 out_md=$(mbd_abs "$out_md")
 
-variant_names() { # DIR: the .patch files' names, sorted
-	local f
-	for f in "$MBD_ROOT/$1"/*.patch; do
-		[[ -e $f ]] && basename "$f" .patch
-	done | sort
-}
-if [[ -z $patches ]]; then
-	patches=$(variant_names algorithms/patches | paste -sd, -)
-fi
-if ((mutants)); then
-	patches=$patches,$(variant_names algorithms/mutants | paste -sd, -)
-fi
+patches=$(mbd_bench_patches "$patches" "$mutants")
 mbd_check_variants "$patches"
 IFS=, read -r -a patch_list <<<"$patches"
 IFS=, read -r -a setup_list <<<"$setups"
@@ -217,8 +206,7 @@ for setup in "${setup_list[@]}"; do
 	resolve_setup "$setup"
 	for patch in "${patch_list[@]}"; do
 		for ((s = 1; s <= seeds; s++)); do
-			if awk -F'\t' -v p="$patch" -v u="$setup" -v s="$s" \
-				'$1 == p && $2 == u && $3 == s { f = 1 } END { exit !f }' "$results"; then
+			if mbd_bench_have "$results" "$patch" "$setup" "$s"; then
 				continue
 			fi
 			one_run "$patch" "$setup" "$s"
@@ -285,14 +273,7 @@ notes_marker='<!-- notes: written by hand, kept by scripts/bench-divergence.sh -
 		echo
 	done
 	echo
-	echo "Per run (execs and CPU seconds to the divergence, or the whole run when none):"
-	echo
-	echo "| patch | setup | seed | execs | CPU s | signature |"
-	echo "|---|---|---|---|---|---|"
-	sort -t$'\t' -k1,1 -k2,2 -k3,3n "$results" | awk -F'\t' -v n="$seeds" '$3 <= n {
-		s = $7; gsub(/\|/, "\\|", s)
-		printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $5, $6, ($4 == 1) ? "`" s "`" : "none"
-	}'
+	mbd_bench_runs_table "$results" "$seeds"
 	echo
 	echo "Logs: \`$(mbd_rel "$work")\` (not kept in git)."
 	# hand-written notes below the marker survive a rerun

@@ -583,3 +583,42 @@ mbd_afl_stat() {
 mbd_rate() {
 	awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f\n", n / t; else print 0 }'
 }
+
+# ---------------------------------------------------------------- divergence benches
+# Shared by bench-divergence.sh and bench-afl-divergence.sh, whose
+# WORK/results.tsv has one run a line:
+#   patch  setup  seed  found(0|1)  execs  cpu  signature
+
+# mbd_bench_patches PATCHES MUTANTS(0|1): PATCHES, or every patch of
+# algorithms/patches when empty, then every mutant when MUTANTS is 1;
+# comma-separated, names sorted.
+mbd_bench_patches() {
+	local list=$1 dirs=() d f
+	if [[ -z $list ]]; then dirs+=(patches); fi
+	if [[ $2 == 1 ]]; then dirs+=(mutants); fi
+	for d in "${dirs[@]}"; do
+		list=${list:+$list,}$(for f in "$MBD_ROOT/algorithms/$d"/*.patch; do
+			if [[ -e $f ]]; then basename "$f" .patch; fi
+		done | sort | paste -sd, -)
+	done
+	printf '%s\n' "$list"
+}
+
+# mbd_bench_have RESULTS PATCH SETUP SEED: true if that run is there.
+mbd_bench_have() {
+	awk -F'\t' -v p="$2" -v u="$3" -v s="$4" \
+		'$1 == p && $2 == u && $3 == s { f = 1 } END { exit !f }' "$1"
+}
+
+# mbd_bench_runs_table RESULTS SEEDS: the markdown table of every run
+# with seed <= SEEDS, sorted by patch, setup and seed.
+mbd_bench_runs_table() {
+	echo "Per run (execs and CPU seconds to the divergence, or the whole run when none):"
+	echo
+	echo "| patch | setup | seed | execs | CPU s | signature |"
+	echo "|---|---|---|---|---|---|"
+	sort -t$'\t' -k1,1 -k2,2 -k3,3n "$1" | awk -F'\t' -v n="$2" '$3 <= n {
+		s = $7; gsub(/\|/, "\\|", s)
+		printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $5, $6, ($4 == 1) ? "`" s "`" : "none"
+	}'
+}
