@@ -19,6 +19,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 rm -rf -- "$work"
+mkdir -p "$(dirname "$work")"
 if ! bash "$src/scripts/bench-afl-divergence.sh" --no-build --target "$afl" --setups havoc \
 	--patches deng-2023-v2 --seeds 1 --execs 3000 --work "$work" >"$work.out" 2>&1; then
 	bad "bench-afl-divergence.sh failed: $(tail -n 5 "$work.out")"
