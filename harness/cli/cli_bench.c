@@ -182,7 +182,8 @@ static int wvar(const struct bench_cli *c)
 
 static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 {
-	int err = mbd_bench_perf_errno(b);
+	int err;
+	size_t bytes;
 
 	printf("mbdiff bench: %zu traces, %zu variants, %zu timed replays per "
 	       "variant, trace and mode; baseline %s\n",
@@ -200,6 +201,15 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	else
 		printf("layouts: 1 (every round in this process: its one layout "
 		       "biases every ratio alike)\n");
+	if (c->layouts > 1)
+		printf("image: each layout copies the program's code and read-only "
+		       "pages to fresh physical pages of its own\n");
+	else if ((err = mbd_bench_image(b, &bytes)) == 0)
+		printf("image: %zu KiB of code and read-only pages copied to fresh "
+		       "physical pages of this process's own\n", bytes / 1024);
+	else
+		printf("image: the page cache's pages, shared with every run "
+		       "(copying them: %s)\n", strerror(err));
 	if (c->cpu == -2)
 		printf("cpu: not pinned (--no-pin)\n");
 	else if (c->pinned >= 0)
@@ -211,6 +221,7 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	       mbd_bench_evict_bytes(b) / MIB);
 	printf("clock: an empty timed section takes %.0f ns (included in ns/trace)\n",
 	       mbd_bench_clock_ns(b));
+	err = mbd_bench_perf_errno(b);
 	if (err)
 		printf("instructions: not available (perf_event_open: %s)\n", strerror(err));
 	else

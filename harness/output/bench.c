@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_int.h"
 #include "mbd_bench.h"
 #include "mbd_median.h"
 #include "mbd_perf.h"
@@ -42,6 +43,8 @@ struct mbd_bench {
 	unsigned char *evict;  /* allocated at the first cold run */
 	unsigned sink;       /* keeps the sweep from being optimized out */
 	double clock_ns;     /* empty timed section */
+	int image_err;       /* mbd_bench_image_private() */
+	size_t image_bytes;
 	uint64_t instr_overhead;
 };
 
@@ -196,6 +199,8 @@ struct mbd_bench *mbd_bench_new(const struct mbd_variant *const *vs, size_t n,
 	b->last = n;
 	/* xorshift64 must not start at 0 */
 	b->rnd = o->seed ? o->seed : 1;
+	/* before anything is timed: this process's own code pages */
+	b->image_err = mbd_bench_image_private(&b->image_bytes);
 	mbd_perf_open(&b->perf);
 	calibrate(b);
 	return b;
@@ -229,6 +234,12 @@ double mbd_bench_clock_ns(const struct mbd_bench *b)
 	return b->clock_ns;
 }
 
+int mbd_bench_image(const struct mbd_bench *b, size_t *bytes)
+{
+	*bytes = b->image_bytes;
+	return b->image_err;
+}
+
 size_t mbd_bench_evict_bytes(const struct mbd_bench *b)
 {
 	return b->opts.evict_bytes;
@@ -238,51 +249,6 @@ size_t mbd_bench_retaken(const struct mbd_bench *b)
 {
 	return b->retaken;
 }
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <link.h>
-
-static void flush_range(const char *p, size_t len)
-{
-	const char *lo = (const char *)((uintptr_t)p & ~(uintptr_t)63);
-
-	for (const char *q = lo; q < p + len; q += 64)
-		__builtin_ia32_clflush(q);
-}
-
-/* every loaded segment of the program itself (the first object listed);
- * the gaps between them are not mapped */
-static int flush_segments(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	(void)arg;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type == PT_LOAD)
-			flush_range((const char *)(info->dlpi_addr + ph->p_vaddr),
-				    ph->p_memsz);
-	}
-	return 1;
-}
-
-/*
- * Write back and drop every line of the program image (every variant's
- * code and statics) and of the trace: the sweep alone leaves whatever the
- * cache's replacement policy keeps, which differs from variant to variant.
- */
-static void flush_image(const struct mbd_trace *t)
-{
-	dl_iterate_phdr(flush_segments, NULL);
-	flush_range((const char *)t->ops, t->n_ops * sizeof(*t->ops));
-	__builtin_ia32_mfence();
-}
-#else
-static void flush_image(const struct mbd_trace *t)
-{
-	(void)t;
-}
-#endif
 
 /* Read one byte of every cache line: the lines the calls used are evicted. */
 static int sweep(struct mbd_bench *b, const struct mbd_trace *t)
@@ -301,7 +267,7 @@ static int sweep(struct mbd_bench *b, const struct mbd_trace *t)
 	for (size_t i = 0; i < b->opts.evict_bytes; i += 64)
 		sum += p[i];
 	b->sink += sum;
-	flush_image(t);
+	mbd_bench_image_flush(t->ops, t->n_ops * sizeof(*t->ops));
 	return 0;
 }
 

@@ -81,6 +81,10 @@ int mbd_bench_perf_errno(const struct mbd_bench *b);
 /* Smallest time one empty timed section takes (it is in every sample). */
 double mbd_bench_clock_ns(const struct mbd_bench *b);
 size_t mbd_bench_evict_bytes(const struct mbd_bench *b);
+/* mbd_bench_new() gives the process its own copy of the program's code and
+ * read-only pages (bench_image.c says why): 0 and the bytes copied, or the
+ * errno that stopped it. */
+int mbd_bench_image(const struct mbd_bench *b, size_t *bytes);
 
 /* Measure t in mode m; out[i] for variant i. Returns 0 or -1 (bad args).
  * The same as begin, measure every round, figures. */

@@ -113,6 +113,9 @@ grep -q '^layouts: 3 processes' out/table.txt && ok || bad "layouts: $(grep '^la
 "$mbdiff" bench --reps 2 --layouts 1 --evict-mib 8 in/b.mbt >out/one.txt 2>&1 &&
 	grep -q '^layouts: 1 (every round in this process' out/one.txt && ok ||
 	bad "--layouts 1: $(head -n 5 out/one.txt)"
+grep -q '^image: each layout copies' out/table.txt && ok || bad "image: $(grep '^image' out/table.txt)"
+grep -qE '^image: ([1-9][0-9]* KiB of code and read-only pages copied|the page cache.s pages, shared with every run \(copying them: .+\))' out/one.txt &&
+	ok || bad "--layouts 1, image: $(grep '^image' out/one.txt)"
 # two layouts of two rounds each measure the same trace as one process does
 "$mbdiff" bench --reps 4 --layouts 2 --evict-mib 8 --csv out/lay.csv in/b.mbt >/dev/null 2>&1 &&
 	ok || bad "--layouts 2 failed"
