@@ -25,6 +25,8 @@
 #   ops       AFL_CUSTOM_MUTATOR_LIBRARY=the op mutator, before AFL++'s
 #             own havoc (how harness/fuzz/README.md shows it)
 #   ops-only  the same with AFL_CUSTOM_MUTATOR_ONLY=1
+#   any of them with -notrim (havoc-notrim, ...): AFL_DISABLE_TRIM=1, no
+#             byte trimming of new queue entries
 # Results go to WORK/results.tsv one run a line; --resume skips the runs
 # already there.
 #
@@ -80,9 +82,9 @@ mbd_check_uint --execs "$execs"
 mbd_check_class "$min_class"
 IFS=, read -r -a setup_list <<<"$setups"
 for s in "${setup_list[@]}"; do
-	case $s in
+	case ${s%-notrim} in
 	havoc | ops | ops-only) ;;
-	*) mbd_usage_error "unknown setup '$s' (havoc, ops or ops-only)" ;;
+	*) mbd_usage_error "unknown setup '$s' (havoc, ops or ops-only, each optionally with -notrim)" ;;
 	esac
 done
 command -v afl-fuzz >/dev/null 2>&1 || mbd_die "afl-fuzz not installed (bash scripts/setup.sh installs afl++)"
@@ -127,7 +129,8 @@ one_run() {
 	local patch=$1 setup=$2 seed=$3 dir stats done since saved cpu found=0 sig=- first
 	local env=(AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_BENCH_UNTIL_CRASH=1
 		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_CRASH_README=1)
-	case $setup in
+	if [[ $setup == *-notrim ]]; then env+=(AFL_DISABLE_TRIM=1); fi
+	case ${setup%-notrim} in
 	ops) env+=("AFL_CUSTOM_MUTATOR_LIBRARY=$mutator") ;;
 	ops-only) env+=("AFL_CUSTOM_MUTATOR_LIBRARY=$mutator" AFL_CUSTOM_MUTATOR_ONLY=1) ;;
 	esac
