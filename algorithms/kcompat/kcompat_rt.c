@@ -295,7 +295,8 @@ void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa)
+/* __va(), __pa() and the array notes: bookkeeping for reset, no coverage. */
+MBD_KC_NO_COVERAGE void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa)
 {
 	if (pa >= ARENA_BYTES)
 		mbd_kc_panic(c, "kcompat: __va(0x%" PRIx64 ") is outside the host arena", pa);
@@ -311,7 +312,8 @@ void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa)
 	return c->arena + pa;
 }
 
-void mbd_kc_note_array(struct mbd_kc_ctx *c, const void *va, uint64_t bytes)
+MBD_KC_NO_COVERAGE void mbd_kc_note_array(struct mbd_kc_ctx *c, const void *va,
+					     uint64_t bytes)
 {
 	uint64_t pa = mbd_kc_pa(c, va);
 
@@ -320,7 +322,7 @@ void mbd_kc_note_array(struct mbd_kc_ctx *c, const void *va, uint64_t bytes)
 			c->touched_len[i] = bytes;
 }
 
-uint64_t mbd_kc_pa(struct mbd_kc_ctx *c, const volatile void *va)
+MBD_KC_NO_COVERAGE uint64_t mbd_kc_pa(struct mbd_kc_ctx *c, const volatile void *va)
 {
 	return (uint64_t)((uintptr_t)va - (uintptr_t)c->arena);
 }

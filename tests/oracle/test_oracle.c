@@ -159,6 +159,102 @@ static void test_run_streams(void)
 	MBD_CHECK(!mbd_regions_well_formed(r, 3));
 }
 
+/*
+ * mbd_runs_diff() against a unit-by-unit reading of both arrays (the
+ * earlier entry owns a unit two entries cover, as the streams credit
+ * overlaps): arrays of the same length, equal or one field apart, take
+ * the element-wise shortcut; the others the run walk. 20000 seeded cases.
+ */
+#define UNIT 0x1000u
+#define UNITS 40u /* 6 entries of at most 2 gap + 3 size units, + 1 */
+
+struct unit_attr {
+	bool in;
+	uint32_t flags;
+	int32_t nid;
+};
+
+static void units_of(const struct mbd_region *r, size_t n, struct unit_attr *u)
+{
+	memset(u, 0, UNITS * sizeof(*u));
+	for (size_t i = 0; i < n; i++)
+		for (uint64_t a = r[i].base; a < r[i].base + r[i].size; a += UNIT)
+			if (!u[a / UNIT].in)
+				u[a / UNIT] = (struct unit_attr){ true, r[i].flags, r[i].nid };
+}
+
+static uint64_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+static void test_runs_diff_random(void)
+{
+	uint64_t seed = 7;
+	unsigned same_len = 0, differ = 0;
+
+	for (unsigned t = 0; t < 20000; t++) {
+		struct mbd_region r[6];
+		struct mbd_ival iv[6];
+		struct mbd_region as_r[6];
+		struct unit_attr ua[UNITS], ub[UNITS];
+		struct mbd_run_src a, b;
+		struct mbd_run_diff d;
+		size_t n = lcg(&seed) % 6, m;
+		uint64_t at = 0;
+		bool want = false, got;
+		uint64_t first = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			/* sorted bases, sometimes overlapping or empty */
+			at += (lcg(&seed) % 3) * UNIT;
+			r[i].base = i && at >= r[i - 1].base + UNIT &&
+				    lcg(&seed) % 5 == 0 ? at - UNIT : at;
+			r[i].size = (lcg(&seed) % 4) * UNIT;
+			r[i].flags = (uint32_t)(lcg(&seed) % 2);
+			r[i].nid = (int32_t)(lcg(&seed) % 2);
+			at = r[i].base + r[i].size;
+		}
+		/* the model side: the same entries, then maybe one changed or
+		   one dropped */
+		m = n;
+		for (size_t i = 0; i < n; i++)
+			iv[i] = (struct mbd_ival){ r[i].base, r[i].base + r[i].size,
+						   r[i].flags, r[i].nid };
+		switch (n ? lcg(&seed) % 6 : 5) {
+		case 0: iv[lcg(&seed) % n].flags ^= 1; break;
+		case 1: iv[lcg(&seed) % n].nid ^= 1; break;
+		case 2: iv[lcg(&seed) % n].end += UNIT; break;
+		case 3: iv[lcg(&seed) % n].start += UNIT; break;
+		case 4: m--; break;
+		default: break;
+		}
+		for (size_t i = 0; i < m; i++)
+			as_r[i] = (struct mbd_region){ iv[i].start,
+				iv[i].end > iv[i].start ? iv[i].end - iv[i].start : 0,
+				iv[i].flags, iv[i].nid };
+		units_of(r, n, ua);
+		units_of(as_r, m, ub);
+		for (unsigned k = 0; k < UNITS && !want; k++)
+			if (ua[k].in != ub[k].in || (ua[k].in &&
+			    (ua[k].flags != ub[k].flags || ua[k].nid != ub[k].nid))) {
+				want = true;
+				first = (uint64_t)k * UNIT;
+			}
+		mbd_run_src_regions(&a, r, n);
+		mbd_run_src_ivals(&b, iv, m);
+		got = mbd_runs_diff(&a, &b, &d);
+		MBD_CHECK(got == want);
+		if (got && want)
+			MBD_CHECK_EQ_U64(d.start, first);
+		same_len += m == n;
+		differ += want;
+	}
+	/* both paths and both answers were exercised */
+	MBD_CHECK(same_len > 5000 && differ > 5000 && differ < 15000);
+}
+
 /* -------------------------------------------------------- oracle harness */
 
 /* The kernel whose contract new oracles judge by (mbd_oracle_set_kver()). */
@@ -1361,6 +1457,7 @@ int main(void)
 	test_iset_coalesce();
 	test_iset_sub_modify();
 	test_run_streams();
+	test_runs_diff_random();
 	test_add_and_coverage();
 	test_invariants();
 	test_remove_and_flags();
