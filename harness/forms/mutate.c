@@ -18,6 +18,19 @@
 #define PAGE MBD_PAGE_SIZE
 #define TIB_ (1ULL << 40)
 #define KNOWN_SLOTS 16384u /* a power of two: 128 KiB per mutator */
+#define LOADED_SLOTS 1024u /* a power of two: about 5 MiB, on first use */
+#define LOADED_MAX_LEN 512u /* longer inputs are decoded every time */
+
+/* A decoded input: libFuzzer mutates and splices the same corpus inputs
+ * over and over, and each would be decoded again. */
+struct loaded {
+	uint64_t h; /* bytes_hash() of bytes[0..len); 0: empty slot */
+	size_t len;
+	uint8_t bytes[LOADED_MAX_LEN];
+	struct mbd_config cfg;
+	size_t n;
+	struct mbd_op ops[MAX_OPS];
+};
 
 struct mbd_mutator {
 	enum mbd_decoder dec;
@@ -36,6 +49,7 @@ struct mbd_mutator {
 	uint8_t last[MBD_BIN_MAX_LEN];
 	size_t last_len;
 	struct mbd_trace last_trace;
+	struct loaded *loaded; /* LOADED_SLOTS, by hash */
 };
 
 /* One mutation's view: the random stream and the trace's values. */
@@ -66,6 +80,7 @@ void mbd_mutator_free(struct mbd_mutator *m)
 		return;
 	mbd_trace_free(&m->in);
 	mbd_trace_free(&m->last_trace);
+	free(m->loaded);
 	free(m);
 }
 
@@ -572,15 +587,40 @@ static void mutate_once(struct mctx *c)
 	mutations[k].fn(c);
 }
 
+/* The slot data would have in the cache of decoded inputs, if any. */
+static struct loaded *loaded_slot(struct mbd_mutator *m, const uint8_t *data,
+				  size_t size, uint64_t *h)
+{
+	if (size > LOADED_MAX_LEN)
+		return NULL;
+	if (!m->loaded) {
+		m->loaded = calloc(LOADED_SLOTS, sizeof(*m->loaded));
+		if (!m->loaded)
+			return NULL; /* out of memory: decode every time */
+	}
+	*h = bytes_hash(data, size);
+	return &m->loaded[*h & (LOADED_SLOTS - 1)];
+}
+
 /* Input bytes -> m's trace; text that does not parse is read as bytes. */
 static void load(struct mbd_mutator *m, const uint8_t *data, size_t size)
 {
 	/* libFuzzer mutates its last mutation again (-mutate_depth) */
 	const struct mbd_trace *t = mbd_mutator_last(m, data, size);
+	struct loaded *l = NULL;
+	uint64_t h = 0;
 
 	if (t && mbd_input_is_text(data, size))
 		t = NULL; /* read as text, as below */
 	if (!t) {
+		l = loaded_slot(m, data, size, &h);
+		if (l && l->h == h && l->len == size &&
+		    memcmp(l->bytes, data, size) == 0) {
+			m->cfg = l->cfg;
+			m->n = l->n;
+			memcpy(m->ops, l->ops, m->n * sizeof(m->ops[0]));
+			return;
+		}
 		t = &m->in;
 		if (mbd_decode_input(data, size, "<mutate>", m->dec, &m->in, NULL))
 			mbd_bin_decode(data, size, m->dec, &m->in);
@@ -594,6 +634,15 @@ static void load(struct mbd_mutator *m, const uint8_t *data, size_t size)
 	m->n = t->n_ops < MAX_OPS ? t->n_ops : MAX_OPS;
 	if (m->n)
 		memcpy(m->ops, t->ops, m->n * sizeof(m->ops[0]));
+	if (l) {
+		/* what this load gave, for the next load of the same bytes */
+		l->h = h;
+		l->len = size;
+		memcpy(l->bytes, data, size);
+		l->cfg = m->cfg;
+		l->n = m->n;
+		memcpy(l->ops, m->ops, m->n * sizeof(m->ops[0]));
+	}
 }
 
 /* Length of the encoding of the first k ops (naive or fallback form). */

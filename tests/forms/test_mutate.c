@@ -162,14 +162,16 @@ static int last_is_decoded(const struct mbd_mutator *m, const uint8_t *out,
 static void test_mutate(void)
 {
 	struct mbd_mutator *m = mbd_mutator_new(MBD_DECODER_STRUCTURED);
-	uint8_t a[MBD_BIN_MAX_LEN], b[MBD_BIN_MAX_LEN];
+	/* sees every fourth input only: another history, same outputs */
+	struct mbd_mutator *m2 = mbd_mutator_new(MBD_DECODER_STRUCTURED);
+	uint8_t a[MBD_BIN_MAX_LEN], b[MBD_BIN_MAX_LEN], c[MBD_BIN_MAX_LEN];
 	int decode = 1, within = 1, determ = 1, differs = 0, produced = 0;
-	int fallback = 0, kinds = 1, kept = 1, hits = 0;
+	int fallback = 0, kinds = 1, kept = 1, hits = 0, history = 1;
 	int seen[MBD_OP__COUNT] = { 0 };
 	struct mbd_trace t;
 
-	MBD_CHECK(m != NULL);
-	if (!m)
+	MBD_CHECK(m != NULL && m2 != NULL);
+	if (!m || !m2)
 		return;
 	for (int k = 0; k < N_MUTATE; k++) {
 		size_t n, max, na, nb;
@@ -186,9 +188,16 @@ static void test_mutate(void)
 		if (max < n)
 			max = n;
 		memcpy(b, a, n);
+		memcpy(c, a, n);
 		na = mbd_mutate(m, a, n, max, seed);
+		/* the second time its decode comes from the mutator's cache */
 		nb = mbd_mutate(m, b, n, max, seed);
 		determ &= na == nb && memcmp(a, b, na) == 0;
+		if (k % 4 == 0) {
+			size_t nc = mbd_mutate(m2, c, n, max, seed);
+
+			history &= nc == na && memcmp(a, c, na) == 0;
+		}
 		if (!na) {
 			fallback++;
 			continue;
@@ -218,6 +227,7 @@ static void test_mutate(void)
 	MBD_CHECK(hits > produced);
 	MBD_CHECK(within);
 	MBD_CHECK(determ);
+	MBD_CHECK(history);
 	MBD_CHECK(produced > N_MUTATE * 3 / 4);
 	MBD_CHECK(differs > produced * 9 / 10);
 	/* every kind of the op table, escaped ones too */
@@ -230,6 +240,7 @@ static void test_mutate(void)
 	printf("mutate: %d produced, %d left to the byte mutator, %d differ by seed\n",
 	       produced, fallback, differs);
 	mbd_mutator_free(m);
+	mbd_mutator_free(m2);
 }
 
 /* Parents whose calls cannot be confused: a adds, b reserves. */
