@@ -240,15 +240,39 @@ static bool enough(struct pick *pk, unsigned min)
 	return pk->best && pk->best->n <= min;
 }
 
+/* One-byte extreme forms 0xa0 | p, p ascending, for the set bits of hit. */
+static void add_extremes(struct cands *cs, uint32_t hit)
+{
+	for (; hit; hit &= hit - 1)
+		add(cs, 1, 0xa0 | (unsigned)__builtin_ctz(hit), 0, 0);
+}
+
+/* Which extremes equal v: branch-free, so the compiler vectorizes it. */
+static uint32_t addr_extreme_hits(uint64_t v)
+{
+	uint32_t hit = 0;
+
+	for (unsigned p = 0; p < 32; p++)
+		hit |= (uint32_t)(mbd_bin_addr_extreme[p] == v) << p;
+	return hit;
+}
+
+static uint32_t size_extreme_hits(uint64_t base, uint64_t v)
+{
+	uint32_t hit = 0;
+
+	for (unsigned p = 0; p < 32; p++)
+		hit |= (uint32_t)(mbd_bin_size_extreme(p, base) == v) << p;
+	return hit;
+}
+
 static void addr_cands(struct pick *pk)
 {
 	const struct sdec *d = pk->d;
 	struct cands *cs = &pk->cs;
 	uint64_t v = pk->v;
 
-	for (unsigned p = 0; p < 32; p++)
-		if (mbd_bin_addr_extreme[p] == v)
-			add(cs, 1, 0xa0 | p, 0, 0);
+	add_extremes(cs, addr_extreme_hits(v));
 	if (enough(pk, 2))
 		return;
 	if (!ring_len(&d->ends_low) && v % MIB == 0 && v / MIB < 256)
@@ -277,9 +301,7 @@ static void size_cands(struct pick *pk)
 		add(cs, 1, 0x60 | (unsigned)v, 0, 0);
 	if (enough(pk, 1))
 		return;
-	for (unsigned p = 0; p < 32; p++)
-		if (mbd_bin_size_extreme(p, base) == v)
-			add(cs, 1, 0xa0 | p, 0, 0);
+	add_extremes(cs, size_extreme_hits(base, v));
 	if (enough(pk, 2))
 		return;
 	if (!ring_len(&d->lens) && v % MBD_PAGE_SIZE == 0 && v / MBD_PAGE_SIZE < 256)

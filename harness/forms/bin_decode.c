@@ -164,6 +164,34 @@ const uint64_t mbd_bin_addr_extreme[32] = {
 	2 * GIB - 4 * KIB, 4 * KIB - 1, 16, PMAX - 255,
 };
 
+#define M1 (~0ULL)
+/* PMAX - base + x: at = PMAX + x, minus base (wrapping as the kernel's
+ * phys_addr_t does). */
+const struct mbd_bin_size_ext mbd_bin_size_ext = {
+	.at = {
+		0, 1, 4 * KIB, 2 * MIB,
+		GIB, 4 * GIB, TIB, PMAX,
+		PMAX - 4 * KIB + 1, 1ULL << 63,
+		PMAX,                   /* 10: ends exactly at PHYS_ADDR_MAX */
+		PMAX + 1,               /* 11: base + size wraps to 0 */
+		PMAX + 2,               /* 12: wraps to 1 */
+		PMAX + 4 * KIB,         /* 13 */
+		PMAX - 4 * KIB + 1,     /* 14: ends at the top page */
+		PMAX + 1 + MIB,         /* 15 */
+		TIB,                    /* 16: ends at 1 TiB */
+		4 * GIB,                /* 17: ends at 4 GiB */
+		0x7fffffffffffffffULL, PMAX - 1, 16, 64,
+		4 * KIB - 1, 4 * KIB + 1, 64 * KIB, MIB,
+		16 * MIB, 128 * MIB, 256 * GIB, PMAX / 2,
+		0,                      /* 30: base itself */
+		PMAX - 1,               /* 31: ends one below PHYS_ADDR_MAX */
+	},
+	.plus = { [30] = M1 },
+	.minus = { [10] = M1, [11] = M1, [12] = M1, [13] = M1, [14] = M1,
+		   [15] = M1, [16] = M1, [17] = M1, [31] = M1 },
+};
+#undef M1
+
 static uint64_t produce_addr(struct sdec *d)
 {
 	struct rd *r = &d->r;

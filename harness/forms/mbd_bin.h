@@ -36,48 +36,23 @@ uint32_t mbd_bin_kind_of(uint8_t opcode);
 extern const uint64_t mbd_bin_addr_extreme[32];
 /*
  * The structured size producer's extremes: entry p (0..31) for a range at
- * base, some relative to base so base + size hits a chosen end. Inline:
- * the encoder tries all 32 for every size operand.
+ * base is mbd_bin_size_at[p] + (base & plus[p]) - (base & minus[p]), some
+ * relative to base so base + size hits a chosen end (the table is in
+ * bin_decode.c, docs/binary-format.md). Masks, not a switch: the encoder
+ * tries all 32 for every size operand, as one vector loop.
  */
+struct mbd_bin_size_ext {
+	uint64_t at[32];
+	uint64_t plus[32];  /* ~0: + base */
+	uint64_t minus[32]; /* ~0: - base */
+};
+extern const struct mbd_bin_size_ext mbd_bin_size_ext;
+
 static inline uint64_t mbd_bin_size_extreme(unsigned p, uint64_t base)
 {
-	const uint64_t kib = 1ULL << 10, mib = 1ULL << 20, gib = 1ULL << 30;
-	const uint64_t tib = 1ULL << 40, pmax = MBD_PHYS_ADDR_MAX;
+	const struct mbd_bin_size_ext *e = &mbd_bin_size_ext;
 
-	switch (p) {
-	case 0: return 0;
-	case 1: return 1;
-	case 2: return 4 * kib;
-	case 3: return 2 * mib;
-	case 4: return gib;
-	case 5: return 4 * gib;
-	case 6: return tib;
-	case 7: return pmax;
-	case 8: return pmax - 4 * kib + 1;
-	case 9: return 1ULL << 63;
-	case 10: return pmax - base;         /* ends exactly at PHYS_ADDR_MAX */
-	case 11: return pmax - base + 1;     /* base + size wraps to 0 */
-	case 12: return pmax - base + 2;     /* wraps to 1 */
-	case 13: return pmax - base + 4 * kib;
-	case 14: return pmax - base - 4 * kib + 1; /* ends at the top page */
-	case 15: return pmax - base + 1 + mib;
-	case 16: return tib - base;          /* ends at 1 TiB */
-	case 17: return 4 * gib - base;      /* ends at 4 GiB */
-	case 18: return 0x7fffffffffffffffULL;
-	case 19: return pmax - 1;
-	case 20: return 16;
-	case 21: return 64;
-	case 22: return 4 * kib - 1;
-	case 23: return 4 * kib + 1;
-	case 24: return 64 * kib;
-	case 25: return mib;
-	case 26: return 16 * mib;
-	case 27: return 128 * mib;
-	case 28: return 256 * gib;
-	case 29: return pmax / 2;
-	case 30: return base;
-	default: return pmax - base - 1;
-	}
+	return e->at[p] + (base & e->plus[p]) - (base & e->minus[p]);
 }
 
 /* Enough bytes for any trace in either encoding. */
