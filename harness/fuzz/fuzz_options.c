@@ -200,6 +200,17 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 			fprintf(err, "mbdiff: --mutator=%s: expected ops or bytes\n", val);
 			rc = -1;
 		}
+	} else if (opt_is(arg, "baseline-coverage", &val)) {
+		rc = need_value("baseline-coverage", val, "on|off", err);
+		if (!rc && strcmp(val, "on") == 0) {
+			o->baseline_coverage = true;
+		} else if (!rc && strcmp(val, "off") == 0) {
+			o->baseline_coverage = false;
+		} else if (!rc) {
+			fprintf(err, "mbdiff: --baseline-coverage=%s: expected on or off\n",
+				val);
+			rc = -1;
+		}
 	} else if (opt_is(arg, "no-oracle", &val)) {
 		rc = no_value("no-oracle", val, err);
 		o->runner.oracle = false;
@@ -294,6 +305,10 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"  --decoder=structured|naive  how input bytes become a trace\n"
 		"  --mutator=ops|bytes    libFuzzer mutates calls (default) or\n"
 		"                         bytes (its own mutations)\n"
+		"  --baseline-coverage=on|off  libFuzzer counts the baseline's edges\n"
+		"                         too (on) or only the other variants'\n"
+		"                         (off, the default: the baseline runs from\n"
+		"                         a copy built without coverage)\n"
 		"  --no-oracle            compare the variants only\n"
 		"  --min-class=CLASS      ignore differences below CLASS: warning,\n"
 		"                         capacity, layout, return, invariant,\n"

@@ -34,6 +34,10 @@ struct mbd_fuzz_opts {
 	size_t n_variants;
 	enum mbd_decoder decoder;
 	enum mbd_fuzz_mutator mutator; /* --mutator=ops|bytes (libFuzzer only) */
+	/* --baseline-coverage=on|off: off (the default) runs the baseline
+	 * from its uncounted copy where the build has one (libFuzzer), so
+	 * only the variants under test feed coverage */
+	bool baseline_coverage;
 	struct mbd_runner_opts runner;
 	bool help;                /* --help was given */
 	/* --known=FILE: signatures listed there are no crash (mbd_known.h) */

@@ -76,6 +76,12 @@ struct mbd_variant {
 extern const struct mbd_variant *const mbd_variants[];
 size_t mbd_variant_count(void);
 const struct mbd_variant *mbd_variant_find(const char *name);
+/* The same variants compiled without coverage callbacks (libFuzzer builds
+ * only; elsewhere the list is empty): the same code and behaviour, but a
+ * run feeds no coverage. */
+extern const struct mbd_variant *const mbd_variants_uncounted[];
+/* v's uncounted copy, or NULL when this build has none. */
+const struct mbd_variant *mbd_variant_uncounted(const struct mbd_variant *v);
 /* vs[0..n) are all non-NULL and no variant appears twice: one variant
  * object has one set of globals, so it cannot run beside itself. */
 bool mbd_variants_distinct(const struct mbd_variant *const *vs, size_t n);

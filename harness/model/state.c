@@ -74,6 +74,14 @@ const struct mbd_variant *mbd_variant_find(const char *name)
 	return NULL;
 }
 
+const struct mbd_variant *mbd_variant_uncounted(const struct mbd_variant *v)
+{
+	for (size_t i = 0; mbd_variants_uncounted[i]; i++)
+		if (strcmp(mbd_variants_uncounted[i]->name, v->name) == 0)
+			return mbd_variants_uncounted[i];
+	return NULL;
+}
+
 bool mbd_variants_distinct(const struct mbd_variant *const *vs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -103,6 +103,8 @@ find)
 	check "libFuzzer exited 77 (a finding), got $rc" test "$rc" -eq 77
 	check "libFuzzer reported a deadly signal" grep -q 'ERROR: libFuzzer: deadly signal' "$log"
 	check "the report has a divergence signature line" test -n "$sig"
+	# libFuzzer builds link the uncounted copies: the baseline feeds no coverage
+	check "the baseline runs uncounted (--baseline-coverage=off)" grep -q ', baseline uncounted$' "$log"
 	crash=$(find "$work" -maxdepth 1 -name 'crash-*' -type f | head -n 1)
 	check "the input was saved under the work directory" test -n "$crash"
 	if [[ -n $crash && -n $sig ]]; then
@@ -195,6 +197,8 @@ options)
 	expect 2 "unknown option '--frobnicate'" --frobnicate "$work/empty"
 	expect 2 "--mutator=bits: expected ops or bytes" --mutator=bits "$work/empty"
 	expect 0 "^Tested 1 files: Success!" --variants=reference,reference-twin --mutator=bytes "$work/empty"
+	expect 2 "--baseline-coverage=maybe: expected on or off" --baseline-coverage=maybe "$work/empty"
+	expect 0 "min-class capacity\$" --variants=reference,reference-twin --baseline-coverage=on "$work/empty"
 	expect 2 "--variants needs a value" --variants "$work/empty"
 	expect 0 "^usage: " --help
 	expect 2 "^usage: " --variants=reference,reference-twin

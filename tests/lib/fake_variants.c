@@ -284,3 +284,6 @@ __attribute__((weak)) const struct mbd_variant *const mbd_variants[] = {
 	&mbd_fake_panic_x, &mbd_fake_panic_x2, &mbd_fake_panic_y, &mbd_fake_warn,
 	&mbd_fake_crash, NULL,
 };
+__attribute__((weak)) const struct mbd_variant *const mbd_variants_uncounted[] = {
+	NULL,
+};
