@@ -380,7 +380,17 @@ static void put_u8(struct out *o, unsigned b)
 static bool put_operand(struct out *o, struct sdec *d, enum operand k,
 			uint64_t base, uint64_t v)
 {
-	struct pick pk = { .d = d, .k = k, .base = base, .v = v };
+	struct pick pk;
+
+	/* field by field: an initializer would zero all twelve candidates,
+	 * a quarter of this function's time */
+	pk.cs.n = 0;
+	pk.judged = 0;
+	pk.best = NULL;
+	pk.d = d;
+	pk.k = k;
+	pk.base = base;
+	pk.v = v;
 
 	switch (k) {
 	case OPD_ADDR: addr_cands(&pk); break;
