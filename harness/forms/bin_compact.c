@@ -80,11 +80,14 @@ static inline uint64_t ring_at(const struct ring *g, uint32_t i)
  * selector's low bits, and *x >= 0 for the extra byte it needs. -1 if
  * no code does.
  */
-static int fine_code(uint64_t a, uint64_t v, int *x)
+static inline int fine_code(uint64_t a, uint64_t v, int *x)
 {
 	int64_t d = (int64_t)(v - a);
 
 	*x = -1;
+	/* the common case first: v is nowhere near a */
+	if (v - a + 16 > 32 && v - a != MBD_PAGE_SIZE && a - v != MBD_PAGE_SIZE)
+		return -1;
 	switch (d) {
 	case 0: return 0;
 	case 1: return 20;
@@ -99,11 +102,13 @@ static int fine_code(uint64_t a, uint64_t v, int *x)
 }
 
 /* Page-delta code (-16..+15 pages) that turns a into v, or -1. */
-static int page_code(uint64_t a, uint64_t v)
+static inline int page_code(uint64_t a, uint64_t v)
 {
 	int64_t d = (int64_t)(v - a);
 
-	if (d % (int64_t)MBD_PAGE_SIZE)
+	/* outside -16..+15 pages, or not a whole number of pages */
+	if (v - a + 16 * MBD_PAGE_SIZE > 31 * MBD_PAGE_SIZE ||
+	    ((v - a) & (MBD_PAGE_SIZE - 1)))
 		return -1;
 	d /= (int64_t)MBD_PAGE_SIZE;
 	return d >= -16 && d <= 15 ? (int)(d + 16) : -1;
