@@ -18,8 +18,7 @@
 #     variant's runs within 0.02 of each other ("target met").
 # The ratio is `mbdiff bench`'s summary "x base": per round, the variant's
 # ns summed over the traces / the reference's, median over the rounds of
-# each layout (process), mean over the layouts, with its batch-means
-# interval.
+# each layout (process), median over the layouts, with its interval.
 # A header gives the commands, the date, the machine and its load
 # (uptime) before and after: figures taken on a busy machine say so.
 #
@@ -32,6 +31,9 @@
 #                       mbdiff bench's, 10; 1: all in one process, whose
 #                       one address-space layout and physical placement
 #                       bias every cold ratio alike)
+#   --evict-mib N       bytes read before each cold sample (default:
+#                       mbdiff bench's, twice the last-level cache or 64;
+#                       the image and the trace are flushed in any case)
 #   --variants A,B,...  what to time (default: reference, reference-twin,
 #                       then every patch variant of the binary); the first
 #                       is the baseline, and reference-twin must be there
@@ -55,6 +57,7 @@ orig_args=("$@")
 runs=2
 reps=300
 layouts=
+evict=
 variants=
 traces=corpus/real
 keep=
@@ -65,6 +68,7 @@ while (($#)); do
 	--runs | --runs=*) mbd_optval "$@"; runs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--reps | --reps=*) mbd_optval "$@"; reps=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--layouts | --layouts=*) mbd_optval "$@"; layouts=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--evict-mib | --evict-mib=*) mbd_optval "$@"; evict=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--variants | --variants=*) mbd_optval "$@"; variants=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--traces | --traces=*) mbd_optval "$@"; traces=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--keep | --keep=*) mbd_optval "$@"; keep=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
@@ -77,6 +81,7 @@ done
 mbd_check_uint --runs "$runs" 2
 mbd_check_uint --reps "$reps"
 [[ -z $layouts ]] || mbd_check_uint --layouts "$layouts" 1
+[[ -z $evict ]] || mbd_check_uint --evict-mib "$evict" 1
 if [[ -n $variants ]]; then
 	mbd_check_variants "$variants"
 	[[ ,$variants, == *,reference-twin,* ]] || mbd_usage_error "--variants must name reference-twin"
@@ -106,7 +111,8 @@ printf '# binary: %s (%s)\n' "$(mbd_rel "$mbdiff")" \
 printf '# load before: %s\n' "$(uptime)"
 start=$(mbd_now)
 for ((r = 1; r <= runs; r++)); do
-	args=(bench --reps "$reps" ${layouts:+--layouts "$layouts"} --seed "$r" --variants "$variants" "$traces")
+	args=(bench --reps "$reps" ${layouts:+--layouts "$layouts"} ${evict:+--evict-mib "$evict"}
+		--seed "$r" --variants "$variants" "$traces")
 	printf '# run %d: %s\n' "$r" "$(mbd_quote "$(mbd_rel "$mbdiff")" "${args[@]}")"
 	if ! "$mbdiff" "${args[@]}" >"$tmp/run-$r.txt" 2>"$tmp/run-$r.err"; then
 		cat "$tmp/run-$r.err" >&2

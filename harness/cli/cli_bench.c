@@ -194,8 +194,8 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 	if (c->layouts > 1)
 		printf("layouts: %zu processes, one after the other, each a fresh exec "
 		       "(its own address-space layout and physical pages) measuring "
-		       "%zu-%zu of the rounds; x base is the mean of their medians, "
-		       "its interval Student's t over them (batch means)\n",
+		       "%zu-%zu of the rounds; x base is the median of their medians, "
+		       "its interval over them\n",
 		       c->layouts, c->reps / c->layouts,
 		       (c->reps + c->layouts - 1) / c->layouts);
 	else
@@ -229,8 +229,9 @@ static void print_header(const struct bench_cli *c, const struct mbd_bench *b)
 		       "PERF_COUNT_HW_INSTRUCTIONS, median per call\n");
 	if (c->layouts > 1)
 		printf("x base: per layout, the median over its rounds of the ratio "
-		       "to the baseline sample next to it; the mean over layouts "
-		       "[95%% confidence interval of that mean]\n");
+		       "to the baseline sample next to it; the median over layouts "
+		       "[95%% confidence interval of that median, over the layouts; "
+		       "none below 6 layouts: min and max]\n");
 	else
 		printf("x base: median over rounds of the ratio to the baseline sample "
 		       "next to it, [95%% confidence interval of that median]\n");
@@ -332,7 +333,7 @@ static int print_summary(const struct bench_cli *c, struct mbd_bench *b)
 	       "per round, the variant's ns summed over the traces / the "
 	       "baseline's, median over rounds%s [95%% CI]; traces >1 / <1: "
 	       "traces whose own interval lies above / below 1\n", c->n_in,
-	       c->layouts > 1 ? " of each layout, mean over layouts" : "");
+	       c->layouts > 1 ? " of each layout, median over layouts" : "");
 	printf("%-*s  %-4s  %10s  %10s  %8s  %12s  %12s  %7s  %-15s  %11s\n", wvar(c),
 	       "variant", "mode", "calls/boot", "ns/boot", "ns/call", "ns/boot-base",
 	       "ns/call-base", "x base", "95% CI", "traces >1/<1");

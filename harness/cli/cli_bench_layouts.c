@@ -3,11 +3,11 @@
  * `mbdiff bench --layouts K`: the rounds are measured by K processes, one
  * after the other, each a fresh exec of this binary. Each draws its own
  * address-space layout (ASLR) and its own physical pages for the
- * variants' statics and arenas, and what a cold replay costs depends on
- * both: one process alone gives a ratio that is off by its one draw
- * (docs/speed.md). The workers write their raw samples to a pipe; the
- * parent puts them together and computes every figure (batch means,
- * mbd_median.h).
+ * variants' code (bench_image.c), statics and arenas, and what a replay
+ * costs depends on them: one process alone gives a ratio that is off by
+ * its one draw (docs/speed.md). The workers write their raw samples to a
+ * pipe; the parent puts them together and computes every figure (medians
+ * over the layouts, mbd_median.h).
  */
 #define _GNU_SOURCE
 

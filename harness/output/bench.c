@@ -355,15 +355,6 @@ static double median_u64(struct mbd_bench *b, const uint64_t *v)
 	return ((double)b->scratch[n / 2 - 1] + (double)b->scratch[n / 2]) / 2;
 }
 
-/* The median of ratios and its interval; a ratio is never below 0, and
- * a t interval over few batches can reach past it. */
-static void ratio_of(double *v, size_t n, size_t batches, struct mbd_median *md)
-{
-	mbd_median_of_batches(v, n, batches, md);
-	if (md->lo < 0)
-		md->lo = 0;
-}
-
 static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 {
 	size_t reps = b->opts.reps;
@@ -380,7 +371,7 @@ static void stats_of(struct mbd_bench *b, size_t i, struct mbd_bench_stats *st)
 	st->ns_max = (double)b->scratch[reps - 1];
 	for (size_t r = 0; r < reps; r++)
 		b->dscratch[r] = base[r] ? (double)ns[r] / (double)base[r] : 1.0;
-	ratio_of(b->dscratch, reps, b->opts.batches, &md);
+	mbd_median_of_batches(b->dscratch, reps, b->opts.batches, &md);
 	st->ratio = md.median;
 	st->ratio_lo = md.lo;
 	st->ratio_hi = md.hi;
@@ -471,7 +462,7 @@ int mbd_bench_total(struct mbd_bench *b, enum mbd_bench_mode m,
 
 		for (size_t r = 0; r < reps; r++)
 			b->dscratch[r] = base[r] > 0 ? tot[r] / base[r] : 1.0;
-		ratio_of(b->dscratch, reps, b->opts.batches, &md);
+		mbd_median_of_batches(b->dscratch, reps, b->opts.batches, &md);
 		out[i].traces = b->traces[m];
 		out[i].ratio = md.median;
 		out[i].ratio_lo = md.lo;

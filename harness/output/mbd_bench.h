@@ -47,8 +47,9 @@ struct mbd_bench_opts {
 	uint64_t seed;       /* the order of the variants in every round */
 	size_t batches;      /* the rounds are this many consecutive batches,
 				each measured in a process of its own (the
-				caller's job): 1 <= batches <= reps; the
-				intervals are then batch means (mbd_median.h) */
+				caller's job): 1 <= batches <= reps; a ratio
+				is then the median of the batches' medians
+				(mbd_median_of_batches) */
 };
 
 /* reps 100; evict_bytes twice the largest cache sysfs names (64 MiB if
@@ -62,7 +63,7 @@ struct mbd_bench_stats {
 	size_t reps;
 	double ns_min, ns_median, ns_max;  /* one replay of the trace */
 	double ratio;           /* median over rounds of ns / baseline's ns
-				   (batches > 1: the mean of each batch's) */
+				   (batches > 1: over the batches' medians) */
 	double ratio_lo, ratio_hi;  /* its 95% confidence interval (mbd_median.h) */
 	double instr_per_call;  /* median; < 0 when not counted */
 	double faults_per_rep;  /* minor page faults inside the timed replays */

@@ -33,14 +33,13 @@ void mbd_median_of(double *v, size_t n, struct mbd_median *out);
  * v[0..n) as k consecutive batches (batch j is [n*j/k, n*(j+1)/k)), each
  * measured in a process of its own: samples inside one batch share what
  * the process drew (its code and data placement), so they are not
- * independent draws and mbd_median_of()'s interval would be too narrow.
- * Batch means instead: the median of each batch, then their mean and its
- * Student-t 95% interval, mean +- t(k-1) s / sqrt(k). k == 1 (or k > n)
- * is mbd_median_of(). v is scratch: its contents are undefined after.
+ * independent draws and mbd_median_of()'s interval over all of them would
+ * be too narrow. Instead: the median of each batch, then the median of
+ * those and its order-statistic interval over the k batches (covered from
+ * k = 6 on). Not their mean: now and then one process draws a placement
+ * that costs a variant 40%, and a mean follows it. k == 1 (or k > n) is
+ * mbd_median_of(). v is scratch: its contents are undefined after.
  */
 void mbd_median_of_batches(double *v, size_t n, size_t k, struct mbd_median *out);
-
-/* The 97.5% quantile of Student's t with df >= 1 degrees of freedom. */
-double mbd_t975(size_t df);
 
 #endif

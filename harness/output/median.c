@@ -14,13 +14,11 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* sqrt by Newton's method (no libm in the harness); x >= 0. */
+/* sqrt by Newton's method (no libm in the harness); x >= 1. */
 static double root(double x)
 {
-	double r = x > 1 ? x : 1;
+	double r = x;
 
-	if (x <= 0)
-		return 0;
 	for (int i = 0; i < 64; i++)
 		r = (r + x / r) / 2;
 	return r;
@@ -66,49 +64,22 @@ void mbd_median_of(double *v, size_t n, struct mbd_median *out)
 	out->hi = l ? v[n - l] : v[n - 1];
 }
 
-double mbd_t975(size_t df)
-{
-	/* exact to 3 decimals where the expansion below is not */
-	static const double small[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571 };
-	const double z = 1.959964, z2 = z * z;
-	double d = (double)df;
-
-	if (df < sizeof(small) / sizeof(small[0]))
-		return df ? small[df] : 0;
-	/* Cornish-Fisher expansion of t in powers of 1/df: within 0.002 of
-	 * the exact quantile from df = 6 on (2.447, 2.262 at df = 9) */
-	return z + z * (z2 + 1) / (4 * d) +
-	       z * ((5 * z2 + 16) * z2 + 3) / (96 * d * d) +
-	       z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / (384 * d * d * d);
-}
-
 void mbd_median_of_batches(double *v, size_t n, size_t k, struct mbd_median *out)
 {
-	double sum = 0, ss = 0, mean, half;
 	struct mbd_median one;
 
 	if (k <= 1 || k > n) {
 		mbd_median_of(v, n, out);
 		return;
 	}
+	/* each batch's median, gathered at the front (batch j starts at or
+	 * after index j, so nothing unread is overwritten) */
 	for (size_t j = 0; j < k; j++) {
 		size_t lo = n * j / k, hi = n * (j + 1) / k;
 
 		mbd_median_of(v + lo, hi - lo, &one);
-		/* the batch's median kept at its start, for the spread below */
-		v[lo] = one.median;
-		sum += one.median;
+		v[j] = one.median;
 	}
-	mean = sum / (double)k;
-	for (size_t j = 0; j < k; j++) {
-		double dev = v[n * j / k] - mean;
-
-		ss += dev * dev;
-	}
-	half = mbd_t975(k - 1) * root(ss / (double)(k - 1) / (double)k);
+	mbd_median_of(v, k, out);
 	out->n = n;
-	out->median = mean;
-	out->lo = mean - half;
-	out->hi = mean + half;
-	out->covered = true;
 }
