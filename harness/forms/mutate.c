@@ -116,10 +116,8 @@ static void remember(struct mbd_mutator *m, const uint8_t *p, size_t n)
  * remembered. A collision only costs compactness, never correctness: the
  * encoder decodes whatever it keeps.
  */
-static bool made_here(const struct mbd_mutator *m, const uint8_t *p, size_t n)
+static bool made_here(const struct mbd_mutator *m, uint64_t h)
 {
-	uint64_t h = bytes_hash(p, n);
-
 	return m->made[h & (KNOWN_SLOTS - 1)] == h;
 }
 
@@ -588,8 +586,7 @@ static void mutate_once(struct mctx *c)
 }
 
 /* The slot data would have in the cache of decoded inputs, if any. */
-static struct loaded *loaded_slot(struct mbd_mutator *m, const uint8_t *data,
-				  size_t size, uint64_t *h)
+static struct loaded *loaded_slot(struct mbd_mutator *m, size_t size, uint64_t h)
 {
 	if (size > LOADED_MAX_LEN)
 		return NULL;
@@ -598,22 +595,22 @@ static struct loaded *loaded_slot(struct mbd_mutator *m, const uint8_t *data,
 		if (!m->loaded)
 			return NULL; /* out of memory: decode every time */
 	}
-	*h = bytes_hash(data, size);
-	return &m->loaded[*h & (LOADED_SLOTS - 1)];
+	return &m->loaded[h & (LOADED_SLOTS - 1)];
 }
 
-/* Input bytes -> m's trace; text that does not parse is read as bytes. */
-static void load(struct mbd_mutator *m, const uint8_t *data, size_t size)
+/* Input bytes (h: their bytes_hash()) -> m's trace; text that does not
+ * parse is read as bytes. */
+static void load(struct mbd_mutator *m, const uint8_t *data, size_t size,
+		 uint64_t h)
 {
 	/* libFuzzer mutates its last mutation again (-mutate_depth) */
 	const struct mbd_trace *t = mbd_mutator_last(m, data, size);
 	struct loaded *l = NULL;
-	uint64_t h = 0;
 
 	if (t && mbd_input_is_text(data, size))
 		t = NULL; /* read as text, as below */
 	if (!t) {
-		l = loaded_slot(m, data, size, &h);
+		l = loaded_slot(m, size, h);
 		if (l && l->h == h && l->len == size &&
 		    memcmp(l->bytes, data, size) == 0) {
 			m->cfg = l->cfg;
@@ -747,9 +744,10 @@ size_t mbd_mutate(struct mbd_mutator *m, uint8_t *data, size_t size, size_t max,
 {
 	struct mctx c = { .s = seed, .m = m };
 	unsigned rounds = 1;
-	bool known = made_here(m, data, size);
+	uint64_t h = bytes_hash(data, size);
+	bool known = made_here(m, h);
 
-	load(m, data, size);
+	load(m, data, size, h);
 	if (below(&c, 3) == 0)
 		rounds += 1 + below(&c, 3);
 	for (unsigned i = 0; i < rounds; i++)
@@ -765,15 +763,17 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	struct mctx c = { .s = seed, .m = m };
 	struct mbd_op run[MAX_OPS];
 	size_t from, len, at;
+	uint64_t h;
 
-	load(m, b, nb);
+	load(m, b, nb, bytes_hash(b, nb));
 	if (!m->n)
 		return 0;
 	/* a run of b's calls, aimed at a position in a */
 	from = below(&c, (uint32_t)m->n);
 	len = 1 + below(&c, (uint32_t)(m->n - from));
 	memcpy(run, &m->ops[from], len * sizeof(run[0]));
-	load(m, a, na);
+	h = bytes_hash(a, na);
+	load(m, a, na, h);
 	/* after at least one of a's calls, if a has any */
 	at = m->n ? 1 + below(&c, (uint32_t)m->n) : 0;
 	if (at > MAX_OPS - 1)
@@ -785,5 +785,5 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	memmove(&m->ops[at + len], &m->ops[at], (m->n - at) * sizeof(m->ops[0]));
 	memcpy(&m->ops[at], run, len * sizeof(run[0]));
 	m->n += len;
-	return emit(m, out, max, made_here(m, a, na) ? a : NULL, na);
+	return emit(m, out, max, made_here(m, h) ? a : NULL, na);
 }

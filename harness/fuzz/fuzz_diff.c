@@ -139,9 +139,12 @@ static void setup(const struct mbd_fuzz_opts *o)
 	 * what it finds).
 	 */
 	memcpy(vs, o->variants, o->n_variants * sizeof(vs[0]));
-	if (o->n_variants && !o->baseline_coverage && mbd_variant_uncounted(vs[0])) {
-		vs[0] = mbd_variant_uncounted(vs[0]);
-		uncounted = true;
+	if (o->n_variants && !o->baseline_coverage) {
+		const struct mbd_variant *u = mbd_variant_uncounted(vs[0]);
+
+		uncounted = u != NULL;
+		if (u)
+			vs[0] = u;
 	}
 	g.runner = mbd_runner_new(vs, o->n_variants, &ro);
 	if (!g.runner) {
