@@ -24,16 +24,18 @@
 #
 # Options:
 #   --runs N            separate runs (default 2; at least 2)
-#   --reps N            rounds per trace and mode in each run (default 300:
-#                       with 100 the runs' warm ratios still differed by
-#                       up to 0.03; about 6 min a run on a busy 2-core VM)
+#   --reps N            rounds per trace and mode in each run (default:
+#                       mbdiff bench's, 2000: about 80 s a run on a busy
+#                       2-core VM)
 #   --layouts N         processes each run's rounds are split over (default:
-#                       mbdiff bench's, 10; 1: all in one process, whose
-#                       one address-space layout and physical placement
-#                       bias every cold ratio alike)
-#   --evict-mib N       bytes read before each cold sample (default:
-#                       mbdiff bench's, twice the last-level cache or 64;
-#                       the image and the trace are flushed in any case)
+#                       mbdiff bench's, one per 20 rounds, 10 to 100; 1: all
+#                       in one process, whose one address-space layout and
+#                       physical placement bias every cold ratio alike)
+#   --evict-mib N       MiB read before each cold sample (default: mbdiff
+#                       bench's, 1; the image and the trace are flushed in
+#                       any case; 64 evicts the page tables and the arena
+#                       too, and its runs differ by up to 0.03 even at
+#                       300 rounds, 7 min a run)
 #   --variants A,B,...  what to time (default: reference, reference-twin,
 #                       then every patch variant of the binary); the first
 #                       is the baseline, and reference-twin must be there
@@ -55,7 +57,7 @@ set -euo pipefail
 
 orig_args=("$@")
 runs=2
-reps=300
+reps=
 layouts=
 evict=
 variants=
@@ -66,7 +68,7 @@ build=1
 while (($#)); do
 	case $1 in
 	--runs | --runs=*) mbd_optval "$@"; runs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
-	--reps | --reps=*) mbd_optval "$@"; reps=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+	--reps | --reps=*) mbd_optval "$@"; mbd_check_uint --reps "$MBD_OPTVAL"; reps=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--layouts | --layouts=*) mbd_optval "$@"; layouts=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--evict-mib | --evict-mib=*) mbd_optval "$@"; evict=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--variants | --variants=*) mbd_optval "$@"; variants=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
@@ -79,7 +81,6 @@ while (($#)); do
 	esac
 done
 mbd_check_uint --runs "$runs" 2
-mbd_check_uint --reps "$reps"
 [[ -z $layouts ]] || mbd_check_uint --layouts "$layouts" 1
 [[ -z $evict ]] || mbd_check_uint --evict-mib "$evict" 1
 if [[ -n $variants ]]; then
@@ -111,7 +112,7 @@ printf '# binary: %s (%s)\n' "$(mbd_rel "$mbdiff")" \
 printf '# load before: %s\n' "$(uptime)"
 start=$(mbd_now)
 for ((r = 1; r <= runs; r++)); do
-	args=(bench --reps "$reps" ${layouts:+--layouts "$layouts"} ${evict:+--evict-mib "$evict"}
+	args=(bench ${reps:+--reps "$reps"} ${layouts:+--layouts "$layouts"} ${evict:+--evict-mib "$evict"}
 		--seed "$r" --variants "$variants" "$traces")
 	printf '# run %d: %s\n' "$r" "$(mbd_quote "$(mbd_rel "$mbdiff")" "${args[@]}")"
 	if ! "$mbdiff" "${args[@]}" >"$tmp/run-$r.txt" 2>"$tmp/run-$r.err"; then

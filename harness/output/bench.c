@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -63,50 +62,21 @@ const char *mbd_bench_mode_name(enum mbd_bench_mode m)
 	return m == MBD_BENCH_COLD ? "cold" : "warm";
 }
 
-/* Largest cache sysfs lists for cpu0, in bytes; 0 if none can be read. */
-static size_t largest_cache(void)
-{
-	size_t best = 0;
-
-	for (int i = 0; i < 16; i++) {
-		char path[96], unit = 0;
-		unsigned long v = 0;
-		FILE *f;
-		int got;
-
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		got = fscanf(f, "%lu%c", &v, &unit);
-		fclose(f);
-		if (got < 1)
-			continue;
-		if (got == 2 && (unit == 'K' || unit == 'k'))
-			v *= 1024;
-		else if (got == 2 && unit == 'M')
-			v *= MIB;
-		if (v > best)
-			best = v;
-	}
-	return best;
-}
-
+/*
+ * 2000 rounds over 100 layouts (cli_bench.c) and a 1 MiB sweep: on a busy
+ * 2-core VM the twin reads 1.00 +- 0.01 and two runs agree within 0.02 for
+ * every patch, in about a minute a run (docs/speed.md, "Defaults"). A sweep
+ * of twice the last-level cache (--evict-mib 64 here) also evicts the page
+ * tables, the arena and libc, but its samples are so noisy that the same
+ * needs some 50 minutes.
+ */
 void mbd_bench_opts_default(struct mbd_bench_opts *o)
 {
-	size_t c = largest_cache();
-
-	o->reps = 100;
+	o->reps = 2000;
 	o->seed = 1;
 	o->batches = 1;
-	/* twice the last level: every line and TLB entry the calls used is
-	 * gone; bounded so a cold sample stays a few milliseconds */
-	o->evict_bytes = c ? 2 * c : 64 * MIB;
-	if (o->evict_bytes < 8 * MIB)
-		o->evict_bytes = 8 * MIB;
-	if (o->evict_bytes > 512 * MIB)
-		o->evict_bytes = 512 * MIB;
+	/* L1 and L2; the image and the trace are flushed line by line */
+	o->evict_bytes = 1 * MIB;
 }
 
 size_t mbd_bench_apply(const struct mbd_variant *v, const struct mbd_trace *t)

@@ -29,8 +29,13 @@
 /*
  * warm: the sample is preceded by an untimed replay of the same variant,
  *       so its code, data and the TLB are hot.
- * cold: the sample is preceded by a sweep over a buffer larger than the
- *       caches, so the calls start from memory as they do at boot.
+ * cold: every line of the program image (every variant's code and
+ *       statics) and of the trace is flushed from the caches, then
+ *       evict_bytes are swept: the calls' code and memblock's own data come
+ *       from memory, as at boot. With the default 1 MiB sweep the page
+ *       tables, the arena (just zeroed by the reset) and libc stay in the
+ *       last-level cache; a sweep larger than that cache evicts them too,
+ *       at a far noisier sample (docs/speed.md).
  * Both reset the variant just before the timed replay; that reset zeroes
  * what the previous replay wrote and keeps the arena pages mapped (the
  * descriptor's reset always does), so a sample pays a page fault only for
@@ -52,8 +57,7 @@ struct mbd_bench_opts {
 				(mbd_median_of_batches) */
 };
 
-/* reps 100; evict_bytes twice the largest cache sysfs names (64 MiB if
- * none); seed 1; batches 1. */
+/* reps 2000; evict_bytes 1 MiB; seed 1; batches 1 (bench.c says why). */
 void mbd_bench_opts_default(struct mbd_bench_opts *o);
 
 /* Figures of one variant on one trace in one mode. */

@@ -9,7 +9,8 @@
 # structure is checked), min <= median <= max, the ratio inside its
 # interval, the baseline's ratio and interval 1, and the table says whether
 # instructions were counted, where it was pinned and how many processes
-# (layouts) measured the rounds. Then bad input: a
+# (layouts) measured the rounds, by default one per 20 rounds, and that a
+# cold sample sweeps 1 MiB by default. Then bad input: a
 # malformed trace, a trace with no calls, an unknown variant, --reps 0 and
 # a CSV in a missing directory all exit 2 with a message, and leave no CSV
 # (an existing one untouched) and no temp file.
@@ -108,7 +109,8 @@ grep -qE '^cpu: (pinned to [0-9]+|not pinned \(sched_setaffinity: .+\))$' out/ta
 "$mbdiff" bench --reps 1 --no-pin --evict-mib 8 in/a.mbt >out/nopin.txt 2>&1 &&
 	grep -qx 'cpu: not pinned (--no-pin)' out/nopin.txt && ok || bad "--no-pin: $(head -n 5 out/nopin.txt)"
 grep -q "^wrote out/bench.csv" out/table.txt && ok || bad "no 'wrote' line"
-# 3 rounds: the default 10 layouts become 3 processes of one round each
+# 3 rounds: the default (one layout per 20 rounds, at least 10) becomes 3
+# processes of one round each
 grep -q '^layouts: 3 processes' out/table.txt && ok || bad "layouts: $(grep '^layouts' out/table.txt)"
 "$mbdiff" bench --reps 2 --layouts 1 --evict-mib 8 in/b.mbt >out/one.txt 2>&1 &&
 	grep -q '^layouts: 1 (every round in this process' out/one.txt && ok ||
@@ -116,6 +118,14 @@ grep -q '^layouts: 3 processes' out/table.txt && ok || bad "layouts: $(grep '^la
 grep -q '^image: each layout copies' out/table.txt && ok || bad "image: $(grep '^image' out/table.txt)"
 grep -qE '^image: ([1-9][0-9]* KiB of code and read-only pages copied|the page cache.s pages, shared with every run \(copying them: .+\))' out/one.txt &&
 	ok || bad "--layouts 1, image: $(grep '^image' out/one.txt)"
+# the defaults: 240 rounds are 12 layouts (one per 20 rounds; the cap of
+# 100 is not run: 100 processes take seconds); a cold sample flushes the
+# image and sweeps 1 MiB
+"$mbdiff" bench --reps 240 --variants "${variants[0]}" in/b.mbt >out/l240.txt 2>&1 &&
+	grep -q '^layouts: 12 processes' out/l240.txt && ok ||
+	bad "--reps 240: $(grep '^layouts' out/l240.txt || head -n 3 out/l240.txt)"
+grep -q "cold: the program image (every variant's code and statics) and the trace flushed from the caches, then 1 MiB swept" \
+	out/l240.txt && ok || bad "default cold: $(grep '^warm:' out/l240.txt)"
 # two layouts of two rounds each measure the same trace as one process does
 "$mbdiff" bench --reps 4 --layouts 2 --evict-mib 8 --csv out/lay.csv in/b.mbt >/dev/null 2>&1 &&
 	ok || bad "--layouts 2 failed"
