@@ -4,7 +4,7 @@
 # Usage: test_bench.sh [MBDIFF [WORKDIR]]   (defaults: $MBDIFF, a temp dir)
 #
 # `mbdiff bench` on two tiny traces with --reps 3, every variant in the
-# binary: the CSV has the documented header and one row per trace, variant
+# binary but the mutants (and none of them): the CSV has the documented header and one row per trace, variant
 # and mode, every figure a positive number (no timing thresholds: only the
 # structure is checked), min <= median <= max, the ratio inside its
 # interval, the baseline's ratio and interval 1, and the table says whether
@@ -36,7 +36,8 @@ memblock_add: [0x0000000000000000-0x0000000000003fff]
 memblock_remove: [0x0000000000003000-0x0000000000003fff]
 EOF
 
-mapfile -t variants < <("$mbdiff" list | awk 'NR > 1 { print $1 }')
+# what bench times by default: every variant but the mutants
+mapfile -t variants < <("$mbdiff" list | awk 'NR > 1 && $2 != "mutant" { print $1 }')
 nv=${#variants[@]}
 ((nv >= 1)) && ok || bad "mbdiff list names no variant"
 
@@ -82,7 +83,12 @@ problems=$(awk -F, -v reps=3 '
 	}' out/bench.csv)
 [[ -z $problems ]] && ok || bad "CSV rows: $problems"
 
-# one row per trace x variant x mode, for every variant of the binary
+# one row per trace x variant x mode, for every variant of the binary but
+# the mutants, and none for a mutant
+muts=$("$mbdiff" list | awk 'NR > 1 && $2 == "mutant" { print $1 }')
+for v in $muts; do
+	awk -F, -v v="$v" '$3 == v { f = 1 } END { exit !f }' out/bench.csv && bad "mutant $v timed by default" || ok
+done
 for tr in a b; do
 	for v in "${variants[@]}"; do
 		for m in warm cold; do
