@@ -68,7 +68,7 @@ const char *mbd_bench_mode_name(enum mbd_bench_mode m)
  * every patch, in about a minute a run (docs/speed.md, "Defaults"). A sweep
  * of twice the last-level cache (--evict-mib 64 here) also evicts the page
  * tables, the arena and libc, but its samples are so noisy that the same
- * needs some 50 minutes.
+ * would need an estimated 50 minutes a run.
  */
 void mbd_bench_opts_default(struct mbd_bench_opts *o)
 {
