@@ -75,7 +75,8 @@ void mbd_bench_opts_default(struct mbd_bench_opts *o)
 	o->reps = 2000;
 	o->seed = 1;
 	o->batches = 1;
-	/* L1 and L2; the image and the trace are flushed line by line */
+	/* the small caches, not L3; the image and the trace are flushed
+	 * line by line */
 	o->evict_bytes = 1 * MIB;
 }
 
