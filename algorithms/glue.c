@@ -65,20 +65,58 @@ static void MBD_KC_NO_COVERAGE mbd_glue_note_arrays(void)
 }
 
 /*
- * Boot-array slots the calls since the last reset may have written: those
- * below the max reset gave (a larger array lives in the arena). A reset
- * zeroes them only after a call ran, so every slot is zero whenever no call
- * has run since a reset, and a reset after a reset costs nothing.
+ * The boot arrays' slots an input may have written: memmove/memcpy/memset
+ * note their own writes (kcompat.h); after each call the glue adds every
+ * slot up to one past each count (a count can come from direct stores,
+ * such as the dummy region of files before v6.11), and the whole of an
+ * array in slab memory. Reset zeroes just those.
  */
-static unsigned long mbd_glue_init_used[2];
+static __attribute__((noinline)) void MBD_KC_NO_COVERAGE mbd_glue_note_counts(void)
+{
+	size_t m = memblock.memory.cnt, r = memblock.reserved.cnt;
+
+	m = m < ARRAY_SIZE(memblock_memory_init_regions) ? m + 1 :
+		ARRAY_SIZE(memblock_memory_init_regions);
+	r = r < ARRAY_SIZE(memblock_reserved_init_regions) ? r + 1 :
+		ARRAY_SIZE(memblock_reserved_init_regions);
+	mbd_kc_wrote(&mbd_kc, memblock_memory_init_regions,
+		     m * sizeof(struct memblock_region));
+	mbd_kc_wrote(&mbd_kc, memblock_reserved_init_regions,
+		     r * sizeof(struct memblock_region));
+	/* an array in slab memory: its slots take plain stores too */
+	if (memblock.memory.regions != memblock_memory_init_regions)
+		mbd_kc_wrote(&mbd_kc, memblock.memory.regions,
+			     memblock.memory.max * sizeof(struct memblock_region));
+	if (memblock.reserved.regions != memblock_reserved_init_regions)
+		mbd_kc_wrote(&mbd_kc, memblock.reserved.regions,
+			     memblock.reserved.max * sizeof(struct memblock_region));
+}
+
+/* once, before any call: the arrays are as the program loaded them */
+static void MBD_KC_NO_COVERAGE mbd_glue_boot_watch(void)
+{
+	static bool watched;
+
+	if (watched)
+		return;
+	watched = true;
+	mbd_kc_boot_watch(&mbd_kc, 0, memblock_memory_init_regions,
+			  sizeof(memblock_memory_init_regions));
+	mbd_kc_boot_watch(&mbd_kc, 1, memblock_reserved_init_regions,
+			  sizeof(memblock_reserved_init_regions));
+}
+
+/* what the next reset checks of each boot array: the slots the config gave */
+static void MBD_KC_NO_COVERAGE mbd_glue_boot_limits(void)
+{
+	mbd_kc_boot_limit(&mbd_kc, 0, memblock.memory.max * sizeof(struct memblock_region));
+	mbd_kc_boot_limit(&mbd_kc, 1, memblock.reserved.max * sizeof(struct memblock_region));
+}
 
 static void MBD_KC_NO_COVERAGE mbd_glue_reset_type(struct memblock_type *type,
 				struct memblock_region *init,
-				unsigned long *used, unsigned long max)
+				unsigned long max)
 {
-	if (mbd_kc.dirty)
-		memset(init, 0, *used * sizeof(*init));
-	*used = max;
 	type->regions = init;
 	type->cnt = 0;
 	type->max = max;
@@ -95,20 +133,50 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset_type(struct memblock_type *type,
 #include "mbd_kstate.h"
 #undef MBD_KSTATE
 static bool mbd_ks_saved;
+/* both boot arrays load as zeroes (always so far): reset zeroes what an
+ * input wrote of them (mbd_kc_boot_reset) instead of copying them back */
+static bool mbd_ks_boot_zero;
+
+static bool MBD_KC_NO_COVERAGE mbd_glue_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+static void MBD_KC_NO_COVERAGE mbd_glue_ks_put(void *dst, const void *img, size_t n)
+{
+	if (mbd_ks_boot_zero && (dst == (void *)memblock_memory_init_regions ||
+				 dst == (void *)memblock_reserved_init_regions))
+		return;
+	(memcpy)(dst, img, n);
+}
 
 static void MBD_KC_NO_COVERAGE mbd_glue_kstate_restore(void)
 {
 	if (!mbd_ks_saved) {
-#define MBD_KSTATE(sym) memcpy(mbd_ks_##sym, (void *)&(sym), sizeof(sym));
+#define MBD_KSTATE(sym) (memcpy)(mbd_ks_##sym, (void *)&(sym), sizeof(sym));
 #include "mbd_kstate.h"
 #undef MBD_KSTATE
 		mbd_ks_saved = true;
+		mbd_ks_boot_zero =
+			mbd_glue_all_zero(memblock_memory_init_regions,
+					  sizeof(memblock_memory_init_regions)) &&
+			mbd_glue_all_zero(memblock_reserved_init_regions,
+					  sizeof(memblock_reserved_init_regions));
+		if (mbd_ks_boot_zero)
+			mbd_glue_boot_watch();
 		return;
 	}
+	if (mbd_ks_boot_zero)
+		mbd_kc_boot_reset(&mbd_kc);
 	/* nothing ran since the last restore: every object is as booted */
 	if (!mbd_kc.dirty)
 		return;
-#define MBD_KSTATE(sym) memcpy((void *)&(sym), mbd_ks_##sym, sizeof(sym));
+#define MBD_KSTATE(sym) mbd_glue_ks_put((void *)&(sym), mbd_ks_##sym, sizeof(sym));
 #include "mbd_kstate.h"
 #undef MBD_KSTATE
 }
@@ -129,6 +197,7 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 	memblock.memory.max = mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions));
 	memblock.reserved.max = mbd_glue_max(cfg->reserved_max,
 					     ARRAY_SIZE(memblock_reserved_init_regions));
+	mbd_glue_boot_limits();
 	memblock.bottom_up = cfg->bottom_up;
 	memblock.current_limit = mbd_glue_limit(cfg->limit);
 	memblock_debug = verbose > 0;
@@ -145,13 +214,14 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 
 	/* a call that panicked did not get to note them */
 	mbd_glue_note_arrays();
+	mbd_glue_boot_watch();
+	mbd_kc_boot_reset(&mbd_kc);
 	mbd_glue_reset_type(&memblock.memory, memblock_memory_init_regions,
-			    &mbd_glue_init_used[0],
 			    mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions)));
 	mbd_glue_reset_type(&memblock.reserved, memblock_reserved_init_regions,
-			    &mbd_glue_init_used[1],
 			    mbd_glue_max(cfg->reserved_max,
 					 ARRAY_SIZE(memblock_reserved_init_regions)));
+	mbd_glue_boot_limits();
 	/* last: it clears mbd_kc.dirty */
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
 		     cfg->movable, verbose,
@@ -303,14 +373,16 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 	if (setjmp(mbd_kc.panic_jmp)) {
 		/* BUG_ON()/panic() inside the call: the kernel would stop here */
 		res->panicked = true;
-		memcpy(res->panic_msg, mbd_kc.panic_msg, sizeof(res->panic_msg));
+		(memcpy)(res->panic_msg, mbd_kc.panic_msg, sizeof(res->panic_msg));
 		res->panic_msg[sizeof(res->panic_msg) - 1] = '\0';
+		mbd_glue_note_counts();
 		return;
 	}
 	mbd_kc.dirty = true;
 	mbd_kc.armed = true;
 	mbd_glue_call(op, res);
 	mbd_kc.armed = false;
+	mbd_glue_note_counts();
 	/* the size of an array this call placed: reset zeroes just that */
 	mbd_glue_note_arrays();
 }
@@ -342,7 +414,7 @@ static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
 	if (mbd_type_state_reserve(out, n))
 		n = out->cap;
 	out->n_copied = n;
-	memset(&out->empty_slot, 0, sizeof(out->empty_slot));
+	(memset)(&out->empty_slot, 0, sizeof(out->empty_slot));
 	if (cnt == 0 && type->max > 0) {
 		out->empty_slot.base = type->regions[0].base;
 		out->empty_slot.size = type->regions[0].size;

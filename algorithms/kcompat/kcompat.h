@@ -21,6 +21,32 @@
 
 static struct mbd_kc_ctx mbd_kc;
 
+/*
+ * The variant's memmove/memcpy/memset note where they write, so reset
+ * knows how much of a boot array an input can have written (mbd_kc_wrote).
+ * (name)(...) below is the C library's function, not these macros.
+ */
+static inline MBD_KC_NO_COVERAGE void *mbd_kc_memmove(void *d, const void *s, size_t n)
+{
+	mbd_kc_wrote(&mbd_kc, d, n);
+	return (memmove)(d, s, n);
+}
+
+static inline MBD_KC_NO_COVERAGE void *mbd_kc_memcpy(void *d, const void *s, size_t n)
+{
+	mbd_kc_wrote(&mbd_kc, d, n);
+	return (memcpy)(d, s, n);
+}
+
+static inline MBD_KC_NO_COVERAGE void *mbd_kc_memset(void *d, int v, size_t n)
+{
+	mbd_kc_wrote(&mbd_kc, d, n);
+	return (memset)(d, v, n);
+}
+#define memmove(d, s, n) mbd_kc_memmove(d, s, n)
+#define memcpy(d, s, n) mbd_kc_memcpy(d, s, n)
+#define memset(d, v, n) mbd_kc_memset(d, v, n)
+
 /* ---- types ---- */
 typedef uint8_t u8;
 typedef uint16_t u16;

@@ -109,6 +109,40 @@ static MBD_KC_NO_COVERAGE void zero(struct mbd_kc_ctx *c, uint64_t lo, uint64_t 
 	keep(c, lo, hi);
 }
 
+static MBD_KC_NO_COVERAGE uint64_t first_set_at(const uint8_t *p, uint64_t from, uint64_t n);
+
+/* the used heap back to zero: the written ranges, or all of it */
+static MBD_KC_NO_COVERAGE void heap_reset(struct mbd_kc_ctx *c)
+{
+	bool check;
+	uint64_t miss;
+
+	if (c->heap_wr_all || c->heap_full) {
+		zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+		return;
+	}
+	/* nothing past heap_next was handed out */
+	for (unsigned int i = 0; i < c->n_heap_wr; i++)
+		zero(c, c->heap_wr_lo[i], c->heap_wr_hi[i] < c->heap_next ?
+		     c->heap_wr_hi[i] : c->heap_next);
+	check = ++c->heap_checks % (c->boot_strict ? MBD_KC_HEAP_STRICT_EVERY :
+				   MBD_KC_HEAP_CHECK_EVERY) == 0;
+	if (!check)
+		return;
+	miss = first_set_at(c->arena, MBD_KC_PHYS_LIMIT, c->heap_next);
+	if (miss == c->heap_next)
+		return;
+	fprintf(stderr, "mbdiff: %s wrote heap byte %" PRIu64 " (slab memory), which "
+		"reset did not track (a write that is neither memmove/memcpy/memset nor "
+		"in a region array in place after a call)%s\n", c->name ? c->name : "variant",
+		(uint64_t)(miss - MBD_KC_PHYS_LIMIT), c->boot_strict ? "" :
+		"; zeroing the whole used heap from now on");
+	if (c->boot_strict)
+		abort();
+	c->heap_full = true;
+	zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+}
+
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 		  bool mirror, bool movable, int verbose, uint64_t array_bytes)
 {
@@ -130,7 +164,9 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 		release(c, c->touched_lo, c->touched_hi + array_bytes);
 	}
 	if (c->heap_next > MBD_KC_PHYS_LIMIT)
-		zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+		heap_reset(c);
+	c->n_heap_wr = 0;
+	c->heap_wr_all = false;
 	c->n_touched = 0;
 	c->touched_lo = UINT64_MAX;
 	c->touched_hi = 0;
@@ -145,6 +181,113 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 	c->mirror = mirror;
 	c->movable = movable;
 	c->verbose = verbose;
+}
+
+/* [lo, hi) of the heap was written: merge it into a range it touches */
+static MBD_KC_NO_COVERAGE void heap_wrote(struct mbd_kc_ctx *c, uint64_t lo, uint64_t hi)
+{
+	unsigned int i;
+
+	if (c->heap_wr_all)
+		return;
+	for (i = 0; i < c->n_heap_wr; i++) {
+		if (lo <= c->heap_wr_hi[i] && hi >= c->heap_wr_lo[i]) {
+			if (lo < c->heap_wr_lo[i])
+				c->heap_wr_lo[i] = lo;
+			if (hi > c->heap_wr_hi[i])
+				c->heap_wr_hi[i] = hi;
+			return;
+		}
+	}
+	if (i == MBD_KC_HEAP_RANGES) {
+		c->heap_wr_all = true;
+		return;
+	}
+	c->heap_wr_lo[i] = lo;
+	c->heap_wr_hi[i] = hi;
+	c->n_heap_wr++;
+}
+
+MBD_KC_NO_COVERAGE __attribute__((noinline)) void
+mbd_kc_wrote(struct mbd_kc_ctx *c, const void *d, size_t n)
+{
+	uint64_t off = (uint64_t)((uintptr_t)d - (uintptr_t)c->arena);
+
+	if (c->arena && off >= MBD_KC_PHYS_LIMIT && off < ARENA_BYTES) {
+		heap_wrote(c, off, off + n < ARENA_BYTES ? off + n : ARENA_BYTES);
+		return;
+	}
+	for (unsigned int i = 0; i < MBD_KC_BOOT_ARRAYS; i++) {
+		size_t off = (size_t)((uintptr_t)d - c->boot_lo[i]);
+
+		if (off < c->boot_bytes[i] && off + n > c->boot_end[i])
+			c->boot_end[i] = off + n;
+	}
+}
+
+MBD_KC_NO_COVERAGE void mbd_kc_boot_watch(struct mbd_kc_ctx *c, unsigned int i,
+					  void *p, size_t bytes)
+{
+	const char *e = getenv("MBDIFF_RESET_CHECK");
+
+	c->boot_lo[i] = (uintptr_t)p;
+	c->boot_bytes[i] = bytes;
+	c->boot_limit[i] = bytes;
+	c->boot_end[i] = 0;
+	c->boot_strict = e && *e && strcmp(e, "0") != 0;
+}
+
+/* the first non-zero byte of p at or after from, or n: words while aligned */
+static MBD_KC_NO_COVERAGE uint64_t first_set_at(const uint8_t *p, uint64_t from, uint64_t n)
+{
+	uint64_t i = from;
+
+	while (i < n && ((uintptr_t)(p + i) & 7))
+		if (p[i++])
+			return i - 1;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		if (w)
+			break;
+	}
+	for (; i < n; i++)
+		if (p[i])
+			return i;
+	return n;
+}
+
+MBD_KC_NO_COVERAGE void mbd_kc_boot_reset(struct mbd_kc_ctx *c)
+{
+	bool check = c->boot_strict ||
+		     ++c->boot_resets % MBD_KC_BOOT_CHECK_EVERY == 0;
+
+	for (unsigned int i = 0; i < MBD_KC_BOOT_ARRAYS; i++) {
+		unsigned char *p = (unsigned char *)c->boot_lo[i];
+		size_t n = c->boot_limit[i];
+		size_t end = c->boot_full ? n : c->boot_end[i];
+		size_t miss;
+
+		if (end > n)
+			end = n;
+		memset(p, 0, end);
+		c->boot_end[i] = 0;
+		if (!check || end == n)
+			continue;
+		miss = first_set_at(p, end, n);
+		if (miss == n)
+			continue;
+		fprintf(stderr, "mbdiff: %s wrote byte %zu of boot array %u, past the %zu "
+			"bytes reset tracked (a write that is neither memmove/memcpy/memset "
+			"nor below a count the glue saw)%s\n", c->name ? c->name : "variant",
+			miss, i, end, c->boot_strict ? "" :
+			"; zeroing whole boot arrays from now on");
+		if (c->boot_strict)
+			abort();
+		c->boot_full = true;
+		memset(p, 0, n);
+	}
 }
 
 void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond)

@@ -42,6 +42,16 @@
  * and the most pages they may hold before they are all released. */
 #define MBD_KC_KEPT 4096
 #define MBD_KC_KEPT_PAGES 8192
+/* memblock.memory's and memblock.reserved's static boot arrays */
+#define MBD_KC_BOOT_ARRAYS 2
+/* without MBDIFF_RESET_CHECK, one reset in this many checks the rest */
+#define MBD_KC_BOOT_CHECK_EVERY 64
+/* written heap ranges tracked per input, and how often the used heap
+ * is checked for writes the tracking missed */
+#define MBD_KC_HEAP_RANGES 16
+#define MBD_KC_HEAP_CHECK_EVERY 1024
+/* the same under MBDIFF_RESET_CHECK: a slab-time block can be megabytes */
+#define MBD_KC_HEAP_STRICT_EVERY 16
 
 struct mbd_kc_ctx {
 	jmp_buf panic_jmp;      /* where BUG_ON()/panic() return to */
@@ -69,7 +79,46 @@ struct mbd_kc_ctx {
 	uint64_t kept_hi[MBD_KC_KEPT];
 	unsigned int n_kept;
 	uint64_t kept_pages;
+	/*
+	 * The two boot arrays (static, outside the arena): how many leading
+	 * bytes of each the calls since the last reset may have written, so
+	 * reset zeroes those rather than the whole array (mbd_kc_boot_*).
+	 */
+	uintptr_t boot_lo[MBD_KC_BOOT_ARRAYS];
+	size_t boot_bytes[MBD_KC_BOOT_ARRAYS];
+	size_t boot_end[MBD_KC_BOOT_ARRAYS];
+	/* the slots the config gave (the array's max at reset): what a check
+	   reads, and what a fallback zeroes */
+	size_t boot_limit[MBD_KC_BOOT_ARRAYS];
+	unsigned int boot_resets; /* for the sampled check of the rest */
+	bool boot_strict;       /* MBDIFF_RESET_CHECK: check every reset, abort on a miss */
+	bool boot_full;         /* a miss was seen: zero whole arrays from now on */
+	/*
+	 * The slab heap's written ranges (arena offsets, merged when they
+	 * touch): kzalloc()ed blocks nobody writes (slab-time allocations can
+	 * be megabytes) need no zeroing. Past MBD_KC_HEAP_RANGES ranges, or
+	 * after a miss, reset zeroes all the heap used, as before.
+	 */
+	uint64_t heap_wr_lo[MBD_KC_HEAP_RANGES];
+	uint64_t heap_wr_hi[MBD_KC_HEAP_RANGES];
+	unsigned int n_heap_wr;
+	bool heap_wr_all;       /* this input: zero the whole used heap */
+	unsigned int heap_checks; /* for the sampled check of the rest */
+	bool heap_full;         /* a miss was seen: always the whole used heap */
 };
+
+/*
+ * A write of n bytes at d by the variant (memmove, memcpy, memset) or an
+ * array count the glue saw: extends what reset zeroes in a boot array or
+ * in the slab heap (where the glue also notes each region array in place
+ * after a call, for the stores into its slots). The
+ * kernel writes its boot arrays only below a count it reached (every insert
+ * memmoves up to the slot past its new last region first), so the largest
+ * write end plus the counts after each call bound what an input wrote there.
+ * Out of line and without coverage: inlined, its branches would become
+ * edges of the variant's code and steer the fuzzer.
+ */
+void mbd_kc_wrote(struct mbd_kc_ctx *c, const void *d, size_t n);
 
 /*
  * Back to boot state: zeroes every arena byte written since the last reset
@@ -81,6 +130,29 @@ struct mbd_kc_ctx {
  */
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 		  bool mirror, bool movable, int verbose, uint64_t array_bytes);
+
+/*
+ * Boot array i is bytes long at p (set once, at the first reset; its
+ * content then must be all zero, as a fresh process has it).
+ */
+void mbd_kc_boot_watch(struct mbd_kc_ctx *c, unsigned int i, void *p, size_t bytes);
+/* the config's max for boot array i, in bytes: set by the glue at reset */
+static inline void mbd_kc_boot_limit(struct mbd_kc_ctx *c, unsigned int i, size_t bytes)
+{
+	c->boot_limit[i] = bytes < c->boot_bytes[i] ? bytes : c->boot_bytes[i];
+}
+/*
+ * Zeroes what the last input may have written of every boot array (see
+ * mbd_kc_wrote). Every MBD_KC_BOOT_CHECK_EVERY resets, or every reset with
+ * MBDIFF_RESET_CHECK set in the environment, it also checks that the rest
+ * of the slots the config gave reads zero (as the old reset zeroed just
+ * those, a store past the max is not looked for): a write the bound missed (a patch that shifts regions by
+ * hand past any count it keeps) then makes this variant zero whole arrays
+ * from then on, with one warning, or aborts under MBDIFF_RESET_CHECK.
+ * The heap's written ranges are zeroed by mbd_kc_reset, and checked the
+ * same way every MBD_KC_HEAP_CHECK_EVERY resets.
+ */
+void mbd_kc_boot_reset(struct mbd_kc_ctx *c);
 
 void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond);
 _Noreturn void mbd_kc_panic(struct mbd_kc_ctx *c, const char *fmt, ...);

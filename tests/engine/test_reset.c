@@ -4,12 +4,14 @@
  * another trace and a reset behaves exactly as in a fresh process (a child
  * exec'd for each variant and trace). And the kcompat arena: what an input
  * wrote reads as zero after reset, with the pages kept mapped (no page
- * fault when the next input writes there again).
+ * fault when the next input writes there again). And the boot arrays: only
+ * what was written is zeroed, and a write the bound missed is caught.
  */
 #define _DEFAULT_SOURCE /* getrusage, MAP_ANONYMOUS in kcompat's header */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -247,7 +249,9 @@ static void check_arena(void)
 		MBD_CHECK(all_zero(heap, 3000));
 		before = minor_faults();
 		memset(arr, 0xab, 6000);
+		/* as the variant's memset does (kcompat.h) */
 		memset(heap, 0xcd, 3000);
+		mbd_kc_wrote(&c, heap, 3000);
 		/* after the first round the pages are still mapped */
 		if (round > 0)
 			MBD_CHECK_EQ_U64(minor_faults() - before, 0);
@@ -256,6 +260,25 @@ static void check_arena(void)
 	MBD_CHECK(all_zero(arr, 6000));
 	MBD_CHECK(all_zero(heap, 3000));
 	MBD_CHECK(!c.dirty);
+
+	/* a heap store nobody noted: caught by the sampled check, after
+	 * which the whole used heap is zeroed at every reset */
+	for (int i = 0; i <= MBD_KC_HEAP_CHECK_EVERY && !c.heap_full; i++) {
+		heap = mbd_kc_kmalloc(&c, 5000, true);
+		MBD_CHECK(heap != NULL);
+		if (!heap)
+			return;
+		heap[4999] = 0x77;
+		mbd_kc_reset(&c, "t", false, false, false, 0, 0);
+	}
+	MBD_CHECK(c.heap_full);
+	MBD_CHECK(all_zero(c.arena + MBD_KC_PHYS_LIMIT, 5000));
+	heap = mbd_kc_kmalloc(&c, 100, true);
+	MBD_CHECK(heap != NULL && all_zero(heap, 100));
+	if (heap)
+		heap[50] = 1;
+	mbd_kc_reset(&c, "t", false, false, false, 0, 0);
+	MBD_CHECK(all_zero(c.arena + MBD_KC_PHYS_LIMIT, 5000));
 
 	/* many distinct placements: the kept set stays bounded, all zero */
 	for (uint64_t i = 0; i < 3 * MBD_KC_KEPT; i++) {
@@ -268,6 +291,69 @@ static void check_arena(void)
 	for (uint64_t i = 0; i < 3 * MBD_KC_KEPT; i++)
 		if (!all_zero(c.arena + (i << 24), 100 + i % 9000))
 			MBD_CHECK(!"a kept or released range is not zero");
+}
+
+/*
+ * The boot arrays: reset zeroes what was noted; a write nobody noted is
+ * caught by the sampled check (then whole arrays are zeroed) and aborts
+ * at once under MBDIFF_RESET_CHECK.
+ */
+static void check_boot(void)
+{
+	static struct mbd_kc_ctx c;
+	static unsigned char a[2][4800], elsewhere[64];
+	int status = 0;
+	pid_t pid;
+
+	c.name = "t";
+	mbd_kc_boot_watch(&c, 0, a[0], sizeof(a[0]));
+	mbd_kc_boot_watch(&c, 1, a[1], sizeof(a[1]));
+	c.boot_strict = false;
+	/* the config's max: the check reads no further */
+	mbd_kc_boot_limit(&c, 1, 4200);
+	memset(a[0] + 240, 0x11, 48);
+	mbd_kc_wrote(&c, a[0] + 240, 48);
+	memset(a[1], 0x22, 24);
+	mbd_kc_wrote(&c, a[1], 24);
+	MBD_CHECK_EQ_U64(c.boot_end[0], 288);
+	/* outside both arrays: not noted */
+	mbd_kc_wrote(&c, elsewhere, 24);
+	MBD_CHECK_EQ_U64(c.boot_end[1], 24);
+	mbd_kc_boot_reset(&c);
+	MBD_CHECK(all_zero(a[0], sizeof(a[0])) && all_zero(a[1], sizeof(a[1])));
+	MBD_CHECK_EQ_U64(c.boot_end[0], 0);
+	MBD_CHECK(!c.boot_full);
+
+	/* a stray store past anything noted */
+	a[1][4000] = 0x33;
+	for (int i = 0; i < MBD_KC_BOOT_CHECK_EVERY; i++)
+		mbd_kc_boot_reset(&c);
+	MBD_CHECK(c.boot_full);
+	MBD_CHECK(all_zero(a[1], sizeof(a[1])));
+	/* past the config's max nothing is looked for */
+	a[1][4500] = 0x55;
+	c.boot_full = false;
+	for (int i = 0; i < MBD_KC_BOOT_CHECK_EVERY; i++)
+		mbd_kc_boot_reset(&c);
+	MBD_CHECK(!c.boot_full);
+	a[1][4500] = 0;
+	c.boot_full = true;
+	a[0][4700] = 0x44;
+	mbd_kc_boot_reset(&c);
+	MBD_CHECK(all_zero(a[0], sizeof(a[0])));
+
+	/* strict: the first reset after the stray store aborts */
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		c.boot_full = false;
+		c.boot_strict = true;
+		a[0][100] = 1;
+		mbd_kc_boot_reset(&c);
+		_exit(0);
+	}
+	MBD_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	MBD_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
 int main(int argc, char **argv)
@@ -286,6 +372,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	check_arena();
+	check_boot();
 	check_variants("/proc/self/exe");
 	printf("%zu variants, %zu traces\n", mbd_variant_count(), (size_t)N_TRACES);
 	return mbd_test_done();
