@@ -28,6 +28,11 @@ fi
 build=$WORK/mbdiff-build
 mkdir -p "$OUT" "$build"
 
+# Ninja when it is installed and no generator is chosen: the Makefiles'
+# recursive make and per-target cmake runs took a third of this build's CPU.
+if [[ -z ${CMAKE_GENERATOR:-} && ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null; then
+	export CMAKE_GENERATOR=Ninja
+fi
 # CMAKE_BUILD_TYPE=None: $CFLAGS alone decide optimization and debug info.
 cmake -S "$repo" -B "$build" \
 	-DCMAKE_BUILD_TYPE=None \
@@ -38,9 +43,9 @@ cmake -S "$repo" -B "$build" \
 
 manifest=$build/ossfuzz-targets.txt
 [[ -s $manifest ]] || { echo "build.sh: no targets in $manifest" >&2; exit 1; }
-# What is installed, and mbdiff for the seeds: not the other programs.
-mapfile -t targets < <(awk 'NF { print $1 }' "$manifest")
-cmake --build "$build" -j"$(nproc)" --target mbdiff "${targets[@]}"
+# What is installed, and mbdiff for the seeds: not the other programs
+# (mbdiff-ossfuzz: all of them as one make goal).
+cmake --build "$build" -j"$(nproc)" --target mbdiff-ossfuzz
 
 # Seeds: the readable .mbt files become fuzzer bytes once, shared by all
 # targets (the byte format does not depend on the variants).

@@ -23,7 +23,12 @@ ok() { echo "ok: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 rm -rf "$work" && mkdir -p "$work/out" "$work/work"
-if CC=clang CFLAGS="-fsanitize=address,fuzzer-no-link -g -O1" \
+# The flags OSS-Fuzz's compile gives an ASan libFuzzer build: base-clang's
+# CFLAGS, then SANITIZER_FLAGS_address and COVERAGE_FLAGS. Line tables, not
+# full -g: the same stack traces, a fifth less compiling.
+cflags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
+cflags+=" -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
+if CC=clang CFLAGS="$cflags" \
 	LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
 	OUT="$work/out" WORK="$work/work" SRC="$src" \
 	bash "$src/.clusterfuzzlite/build.sh" >"$work/build.log" 2>&1; then
