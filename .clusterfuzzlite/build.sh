@@ -28,11 +28,6 @@ fi
 build=$WORK/mbdiff-build
 mkdir -p "$OUT" "$build"
 
-# Ninja when it is installed and no generator is chosen: the Makefiles'
-# recursive make and per-target cmake runs took a third of this build's CPU.
-if [[ -z ${CMAKE_GENERATOR:-} && ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null; then
-	export CMAKE_GENERATOR=Ninja
-fi
 # CMAKE_BUILD_TYPE=None: $CFLAGS alone decide optimization and debug info.
 cmake -S "$repo" -B "$build" \
 	-DCMAKE_BUILD_TYPE=None \

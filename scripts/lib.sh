@@ -21,15 +21,6 @@ MBD_CLASSES="warning capacity layout return invariant coverage panic crash"
 # MBD_CLASS_DEFAULT_MIN in harness/model/mbd_verdict.h (tests/scripts checks).
 MBD_DEFAULT_CLASS=capacity
 
-# New build folders use Ninja when it is installed: with Makefiles each of
-# a build's targets (three per variant) costs a recursive make and a
-# `cmake -E cmake_depends`, and a fresh build of the default preset took
-# 40% more CPU (docs/speed.md). CMake reads CMAKE_GENERATOR only when it
-# creates a build folder, so existing ones keep theirs; set it to choose.
-if [[ -z ${CMAKE_GENERATOR:-} ]] && command -v ninja >/dev/null 2>&1; then
-	export CMAKE_GENERATOR=Ninja
-fi
-
 # ---------------------------------------------------------------- messages
 
 mbd_log() { printf '%s: %s\n' "$MBD_PROG" "$*" >&2; }

@@ -4,9 +4,8 @@
 # Usage: scripts/setup.sh [--no-afl] [--verbose] [--check]
 #
 # Install the Debian packages mbdiff needs, and only those missing:
-#   cmake make ninja-build (new build folders use it) gcc clang
-#   libclang-rt-<clang major>-dev (libFuzzer) llvm (llvm-cov,
-#   llvm-profdata) lld zip unzip patch binutils (objcopy, nm)
+#   cmake make gcc clang libclang-rt-<clang major>-dev (libFuzzer) llvm
+#   (llvm-cov, llvm-profdata) lld zip unzip patch binutils (objcopy, nm)
 #   gnuplot-nox (afl-plot, bench-real.sh; any installed gnuplot will do)
 #   libxml2-utils (xmllint: the SVG test) jq (mbdiff check's JSON) afl++
 # When everything is present it prints nothing and takes well under a
@@ -53,7 +52,7 @@ clang_major() {
 }
 
 wanted_packages() {
-	local p=(cmake make ninja-build gcc clang "libclang-rt-$(clang_major)-dev" llvm lld
+	local p=(cmake make gcc clang "libclang-rt-$(clang_major)-dev" llvm lld
 		zip unzip patch binutils gnuplot-nox libxml2-utils jq)
 	if ((want_afl)); then
 		p+=(afl++)

@@ -50,8 +50,6 @@ for a in "$@"; do
 done
 [[ $cmd == build || $cmd == check ]] || { echo "usage: $0 build|check --src --trees --work" >&2; exit 2; }
 [[ $src && $trees && $work ]] || { echo "need --src --trees --work" >&2; exit 2; }
-# shellcheck source=scripts/lib.sh
-. "$src/scripts/lib.sh" # the build below uses the scripts' CMAKE_GENERATOR
 
 pass=0 fail=0
 ok() { echo "ok: $*"; pass=$((pass + 1)); }

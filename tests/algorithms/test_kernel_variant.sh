@@ -26,8 +26,6 @@ for a in "$@"; do
 	esac
 done
 [[ $mode && $src && $work ]] || { echo "need --mode --src --work" >&2; exit 2; }
-# shellcheck source=scripts/lib.sh
-. "$src/scripts/lib.sh" # the build below uses the scripts' CMAKE_GENERATOR
 
 pass=0 fail=0
 ok() { echo "ok: $*"; pass=$((pass + 1)); }
