@@ -179,39 +179,8 @@ for setup in "${setup_list[@]}"; do
 done
 
 # ---------------------------------------------------------------- report
-# One line per patch: for each setup found/N, median execs, median CPU s
-# (not-found runs count as +inf), then the execs ratio to the first setup.
-report_rows() {
-	awk -F'\t' -v n="$seeds" -v setups="$setups" -v patches="$patches" '
-	function med(key, f,   k, i, j, t, v) {
-		k = cnt[key]
-		for (i = 1; i <= k; i++) v[i] = val[key, i, f]
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (v[j] != "inf" && (v[i] == "inf" || v[j] + 0 < v[i] + 0)) { t = v[i]; v[i] = v[j]; v[j] = t }
-		return k ? v[int((k + 1) / 2)] : "-"
-	}
-	$3 <= n { key = $1 SUBSEP $2; i = ++cnt[key]; hit[key] += $4
-		val[key, i, 5] = $4 ? $5 : "inf"; val[key, i, 6] = $4 ? $6 : "inf" }
-	END {
-		ns = split(setups, s, ","); np = split(patches, p, ",")
-		for (a = 1; a <= np; a++) {
-			line = "| " p[a] " |"
-			for (b = 1; b <= ns; b++) {
-				key = p[a] SUBSEP s[b]; m[b] = med(key, 5)
-				line = line sprintf(" %d/%d | %s | %s |", hit[key], cnt[key],
-					m[b] == "inf" ? "none" : m[b], med(key, 6) == "inf" ? "none" : med(key, 6))
-			}
-			for (b = 2; b <= ns; b++)
-				line = line " " (m[b] == "inf" || m[b] == "-" ? "-" : \
-					(m[1] == "inf" ? "< 1 (none in " s[1] ")" : sprintf("%.3fx", m[b] / m[1]))) " |"
-			print line
-		}
-	}' "$results"
-}
-
 rev=$(git -C "$MBD_ROOT" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 if [[ -n $(git -C "$MBD_ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -n 1) ]]; then rev="$rev + local changes"; fi
-first=${setup_list[0]}
 {
 	echo "- command: \`bash scripts/bench-afl-divergence.sh${orig_args[*]:+ $(mbd_quote "${orig_args[@]}")}\`"
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), tree: $rev, $(afl-fuzz -h 2>&1 | sed -n 's/\x1b\[[0-9;]*m//g; s/^\(afl-fuzz[^ ]*\).*/\1/p' | head -n 1)"
@@ -219,15 +188,7 @@ first=${setup_list[0]}
 	echo "- \`afl-fuzz -i (one 0x00 byte) -s 1..$seeds -E $execs -t 5000 -- $(mbd_rel "$target") --variants=reference,PATCH --min-class=$min_class\`,"
 	echo "  AFL_BENCH_UNTIL_CRASH=1; execs = execs_done - execs_since_crash; CPU s = afl-fuzz and target to the end of the run"
 	echo
-	printf '| patch |'
-	for s in "${setup_list[@]}"; do printf ' %s found | %s median execs | %s median CPU s |' "$s" "$s" "$s"; done
-	for s in "${setup_list[@]:1}"; do printf ' %s / %s execs |' "$s" "$first"; done
-	echo
-	printf '|---|'
-	for _ in "${setup_list[@]}"; do printf -- '---|---|---|'; done
-	for _ in "${setup_list[@]:1}"; do printf -- '---|'; done
-	echo
-	report_rows
+	mbd_bench_summary_table "$results" "$seeds" "$setups" "$patches"
 	echo
 	mbd_bench_runs_table "$results" "$seeds"
 } >"$work/table.md"

@@ -215,31 +215,8 @@ for setup in "${setup_list[@]}"; do
 done
 
 # ---------------------------------------------------------------- report
-# median PATCH SETUP FIELD(5 execs|6 cpu): not-found runs count as +inf.
-median() {
-	awk -F'\t' -v p="$1" -v u="$2" -v f="$3" -v n="$seeds" '
-		$1 == p && $2 == u && $3 <= n { v[++k] = ($4 == 1) ? $f : "inf" }
-		END {
-			if (!k) { print "-"; exit }
-			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-				if (v[j] != "inf" && (v[i] == "inf" || v[j] + 0 < v[i] + 0)) { t = v[i]; v[i] = v[j]; v[j] = t }
-			m = v[int((k + 1) / 2)]
-			print (m == "inf") ? "none" : m
-		}' "$results"
-}
-found_count() {
-	awk -F'\t' -v p="$1" -v u="$2" -v n="$seeds" \
-		'$1 == p && $2 == u && $3 <= n { k++; f += $4 } END { printf "%d/%d\n", f, k }' "$results"
-}
-ratio() { # A B: A / B, or a word when either is missing
-	if [[ $1 == none || $1 == - ]]; then echo "-"; return; fi
-	if [[ $2 == none || $2 == - ]]; then echo "< 1 (none in $first)"; return; fi
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3fx\n", (b > 0) ? a / b : 0 }'
-}
-
 rev=$(git -C "$MBD_ROOT" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 if [[ -n $(git -C "$MBD_ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -n 1) ]]; then rev="$rev + local changes"; fi
-first=${setup_list[0]}
 tmp_md=$out_md.tmp
 notes_marker='<!-- notes: written by hand, kept by scripts/bench-divergence.sh -->'
 {
@@ -255,23 +232,7 @@ notes_marker='<!-- notes: written by hand, kept by scripts/bench-divergence.sh -
 	echo "  invariant, coverage or panic (oracle findings included); not-found runs count as slower than all."
 	echo "- setups: $(for s in "${setup_list[@]}"; do resolve_setup "$s"; printf '`%s` = `%s%s`; ' "$s" "$(mbd_rel "$SETUP_BIN")" "${SETUP_ARGS[*]:+ ${SETUP_ARGS[*]}}"; done)"
 	echo
-	printf '| patch |'
-	for s in "${setup_list[@]}"; do printf ' %s found | %s median execs | %s median CPU s |' "$s" "$s" "$s"; done
-	for s in "${setup_list[@]:1}"; do printf ' %s / %s execs |' "$s" "$first"; done
-	echo
-	printf '|---|'
-	for _ in "${setup_list[@]}"; do printf -- '---|---|---|'; done
-	for _ in "${setup_list[@]:1}"; do printf -- '---|'; done
-	echo
-	for p in "${patch_list[@]}"; do
-		printf '| %s |' "$p"
-		for s in "${setup_list[@]}"; do
-			printf ' %s | %s | %s |' "$(found_count "$p" "$s")" "$(median "$p" "$s" 5)" "$(median "$p" "$s" 6)"
-		done
-		b=$(median "$p" "$first" 5)
-		for s in "${setup_list[@]:1}"; do printf ' %s |' "$(ratio "$(median "$p" "$s" 5)" "$b")"; done
-		echo
-	done
+	mbd_bench_summary_table "$results" "$seeds" "$setups" "$patches"
 	echo
 	mbd_bench_runs_table "$results" "$seeds"
 	echo

@@ -610,6 +610,51 @@ mbd_bench_have() {
 		'$1 == p && $2 == u && $3 == s { f = 1 } END { exit !f }' "$1"
 }
 
+# mbd_bench_summary_table RESULTS SEEDS SETUPS PATCHES (comma lists): the
+# markdown table with one line per patch: for each setup found/N, median
+# execs and median CPU s over seeds <= SEEDS (a run that found nothing
+# counts as slower than all; "none" when the median is such a run), then
+# each later setup's median execs over the first setup's.
+mbd_bench_summary_table() {
+	awk -F'\t' -v n="$2" -v setups="$3" -v patches="$4" '
+	function med(key, f,   k, i, j, t, v) {
+		k = cnt[key]
+		if (!k) return "-"
+		for (i = 1; i <= k; i++) v[i] = val[key, i, f]
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (v[j] != "inf" && (v[i] == "inf" || v[j] + 0 < v[i] + 0)) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return v[int((k + 1) / 2)] == "inf" ? "none" : v[int((k + 1) / 2)]
+	}
+	function ratio(a, b) {
+		if (a == "none" || a == "-") return "-"
+		if (b == "none" || b == "-") return "< 1 (none in " s[1] ")"
+		return sprintf("%.3fx", (b > 0) ? a / b : 0)
+	}
+	$3 <= n { key = $1 SUBSEP $2; i = ++cnt[key]; hit[key] += ($4 == 1)
+		val[key, i, 5] = ($4 == 1) ? $5 : "inf"; val[key, i, 6] = ($4 == 1) ? $6 : "inf" }
+	END {
+		ns = split(setups, s, ","); np = split(patches, p, ",")
+		line = "| patch |"
+		for (b = 1; b <= ns; b++)
+			line = line sprintf(" %s found | %s median execs | %s median CPU s |", s[b], s[b], s[b])
+		for (b = 2; b <= ns; b++) line = line sprintf(" %s / %s execs |", s[b], s[1])
+		print line
+		line = "|---|"
+		for (b = 1; b <= ns; b++) line = line "---|---|---|"
+		for (b = 2; b <= ns; b++) line = line "---|"
+		print line
+		for (a = 1; a <= np; a++) {
+			line = "| " p[a] " |"
+			for (b = 1; b <= ns; b++) {
+				key = p[a] SUBSEP s[b]; m[b] = med(key, 5)
+				line = line sprintf(" %d/%d | %s | %s |", hit[key], cnt[key], m[b], med(key, 6))
+			}
+			for (b = 2; b <= ns; b++) line = line " " ratio(m[b], m[1]) " |"
+			print line
+		}
+	}' "$1"
+}
+
 # mbd_bench_runs_table RESULTS SEEDS: the markdown table of every run
 # with seed <= SEEDS, sorted by patch, setup and seed.
 mbd_bench_runs_table() {
