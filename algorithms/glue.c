@@ -137,16 +137,6 @@ static bool mbd_ks_saved;
  * input wrote of them (mbd_kc_boot_reset) instead of copying them back */
 static bool mbd_ks_boot_zero;
 
-static bool MBD_KC_NO_COVERAGE mbd_glue_all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
 static void MBD_KC_NO_COVERAGE mbd_glue_ks_put(void *dst, const void *img, size_t n)
 {
 	if (mbd_ks_boot_zero && (dst == (void *)memblock_memory_init_regions ||
@@ -163,10 +153,12 @@ static void MBD_KC_NO_COVERAGE mbd_glue_kstate_restore(void)
 #undef MBD_KSTATE
 		mbd_ks_saved = true;
 		mbd_ks_boot_zero =
-			mbd_glue_all_zero(memblock_memory_init_regions,
-					  sizeof(memblock_memory_init_regions)) &&
-			mbd_glue_all_zero(memblock_reserved_init_regions,
-					  sizeof(memblock_reserved_init_regions));
+			mbd_kc_first_set(memblock_memory_init_regions, 0,
+					 sizeof(memblock_memory_init_regions)) ==
+				sizeof(memblock_memory_init_regions) &&
+			mbd_kc_first_set(memblock_reserved_init_regions, 0,
+					 sizeof(memblock_reserved_init_regions)) ==
+				sizeof(memblock_reserved_init_regions);
 		if (mbd_ks_boot_zero)
 			mbd_glue_boot_watch();
 		return;

@@ -109,7 +109,42 @@ static MBD_KC_NO_COVERAGE void zero(struct mbd_kc_ctx *c, uint64_t lo, uint64_t 
 	keep(c, lo, hi);
 }
 
-static MBD_KC_NO_COVERAGE uint64_t first_set_at(const uint8_t *p, uint64_t from, uint64_t n);
+/* words while aligned */
+MBD_KC_NO_COVERAGE uint64_t mbd_kc_first_set(const void *mem, uint64_t from, uint64_t n)
+{
+	const uint8_t *p = mem;
+	uint64_t i = from;
+
+	while (i < n && ((uintptr_t)(p + i) & 7))
+		if (p[i++])
+			return i - 1;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		if (w)
+			break;
+	}
+	for (; i < n; i++)
+		if (p[i])
+			return i;
+	return n;
+}
+
+/*
+ * A byte reset did not zero reads non-zero (the sampled check, or every
+ * reset under MBDIFF_RESET_CHECK): say where, and abort when strict.
+ */
+static MBD_KC_NO_COVERAGE void missed(struct mbd_kc_ctx *c, const char *where,
+				      uint64_t byte, const char *fallback)
+{
+	fprintf(stderr, "mbdiff: %s wrote byte %" PRIu64 " of %s, which reset did not "
+		"track (not through memmove/memcpy/memset, nor in the slots of a region "
+		"array the glue saw after a call)%s\n", c->name ? c->name : "variant",
+		byte, where, c->reset_strict ? "" : fallback);
+	if (c->reset_strict)
+		abort();
+}
 
 /* the used heap back to zero: the written ranges, or all of it */
 static MBD_KC_NO_COVERAGE void heap_reset(struct mbd_kc_ctx *c)
@@ -125,20 +160,15 @@ static MBD_KC_NO_COVERAGE void heap_reset(struct mbd_kc_ctx *c)
 	for (unsigned int i = 0; i < c->n_heap_wr; i++)
 		zero(c, c->heap_wr_lo[i], c->heap_wr_hi[i] < c->heap_next ?
 		     c->heap_wr_hi[i] : c->heap_next);
-	check = ++c->heap_checks % (c->boot_strict ? MBD_KC_HEAP_STRICT_EVERY :
+	check = ++c->heap_checks % (c->reset_strict ? MBD_KC_HEAP_STRICT_EVERY :
 				   MBD_KC_HEAP_CHECK_EVERY) == 0;
 	if (!check)
 		return;
-	miss = first_set_at(c->arena, MBD_KC_PHYS_LIMIT, c->heap_next);
+	miss = mbd_kc_first_set(c->arena, MBD_KC_PHYS_LIMIT, c->heap_next);
 	if (miss == c->heap_next)
 		return;
-	fprintf(stderr, "mbdiff: %s wrote heap byte %" PRIu64 " (slab memory), which "
-		"reset did not track (a write that is neither memmove/memcpy/memset nor "
-		"in a region array in place after a call)%s\n", c->name ? c->name : "variant",
-		(uint64_t)(miss - MBD_KC_PHYS_LIMIT), c->boot_strict ? "" :
-		"; zeroing the whole used heap from now on");
-	if (c->boot_strict)
-		abort();
+	missed(c, "the slab heap", miss - MBD_KC_PHYS_LIMIT,
+	       "; zeroing the whole used heap from now on");
 	c->heap_full = true;
 	zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
 }
@@ -234,33 +264,12 @@ MBD_KC_NO_COVERAGE void mbd_kc_boot_watch(struct mbd_kc_ctx *c, unsigned int i,
 	c->boot_bytes[i] = bytes;
 	c->boot_limit[i] = bytes;
 	c->boot_end[i] = 0;
-	c->boot_strict = e && *e && strcmp(e, "0") != 0;
-}
-
-/* the first non-zero byte of p at or after from, or n: words while aligned */
-static MBD_KC_NO_COVERAGE uint64_t first_set_at(const uint8_t *p, uint64_t from, uint64_t n)
-{
-	uint64_t i = from;
-
-	while (i < n && ((uintptr_t)(p + i) & 7))
-		if (p[i++])
-			return i - 1;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, p + i, 8);
-		if (w)
-			break;
-	}
-	for (; i < n; i++)
-		if (p[i])
-			return i;
-	return n;
+	c->reset_strict = e && *e && strcmp(e, "0") != 0;
 }
 
 MBD_KC_NO_COVERAGE void mbd_kc_boot_reset(struct mbd_kc_ctx *c)
 {
-	bool check = c->boot_strict ||
+	bool check = c->reset_strict ||
 		     ++c->boot_resets % MBD_KC_BOOT_CHECK_EVERY == 0;
 
 	for (unsigned int i = 0; i < MBD_KC_BOOT_ARRAYS; i++) {
@@ -275,16 +284,11 @@ MBD_KC_NO_COVERAGE void mbd_kc_boot_reset(struct mbd_kc_ctx *c)
 		c->boot_end[i] = 0;
 		if (!check || end == n)
 			continue;
-		miss = first_set_at(p, end, n);
+		miss = mbd_kc_first_set(p, end, n);
 		if (miss == n)
 			continue;
-		fprintf(stderr, "mbdiff: %s wrote byte %zu of boot array %u, past the %zu "
-			"bytes reset tracked (a write that is neither memmove/memcpy/memset "
-			"nor below a count the glue saw)%s\n", c->name ? c->name : "variant",
-			miss, i, end, c->boot_strict ? "" :
-			"; zeroing whole boot arrays from now on");
-		if (c->boot_strict)
-			abort();
+		missed(c, i ? "the reserved boot array" : "the memory boot array", miss,
+		       "; zeroing whole boot arrays from now on");
 		c->boot_full = true;
 		memset(p, 0, n);
 	}

@@ -91,7 +91,7 @@ struct mbd_kc_ctx {
 	   reads, and what a fallback zeroes */
 	size_t boot_limit[MBD_KC_BOOT_ARRAYS];
 	unsigned int boot_resets; /* for the sampled check of the rest */
-	bool boot_strict;       /* MBDIFF_RESET_CHECK: check every reset, abort on a miss */
+	bool reset_strict;      /* MBDIFF_RESET_CHECK: check every reset, abort on a miss */
 	bool boot_full;         /* a miss was seen: zero whole arrays from now on */
 	/*
 	 * The slab heap's written ranges (arena offsets, merged when they
@@ -153,6 +153,8 @@ static inline void mbd_kc_boot_limit(struct mbd_kc_ctx *c, unsigned int i, size_
  * same way every MBD_KC_HEAP_CHECK_EVERY resets.
  */
 void mbd_kc_boot_reset(struct mbd_kc_ctx *c);
+/* the first non-zero byte of p at or after from, or n */
+uint64_t mbd_kc_first_set(const void *p, uint64_t from, uint64_t n);
 
 void mbd_kc_warn(struct mbd_kc_ctx *c, const char *func, const char *cond);
 _Noreturn void mbd_kc_panic(struct mbd_kc_ctx *c, const char *fmt, ...);

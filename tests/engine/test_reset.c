@@ -308,7 +308,7 @@ static void check_boot(void)
 	c.name = "t";
 	mbd_kc_boot_watch(&c, 0, a[0], sizeof(a[0]));
 	mbd_kc_boot_watch(&c, 1, a[1], sizeof(a[1]));
-	c.boot_strict = false;
+	c.reset_strict = false;
 	/* the config's max: the check reads no further */
 	mbd_kc_boot_limit(&c, 1, 4200);
 	memset(a[0] + 240, 0x11, 48);
@@ -347,7 +347,7 @@ static void check_boot(void)
 	pid = fork();
 	if (pid == 0) {
 		c.boot_full = false;
-		c.boot_strict = true;
+		c.reset_strict = true;
 		a[0][100] = 1;
 		mbd_kc_boot_reset(&c);
 		_exit(0);
