@@ -9,6 +9,7 @@
  * (mbd_mutate.h): libFuzzer's -max_len and len_control count bytes, and a
  * literal range op takes 13 bytes where reuse takes 3 to 5.
  */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -143,13 +144,76 @@ static void add_grid(struct cands *cs, unsigned sel, uint64_t v)
 }
 
 /*
+ * Which 64 KiB granules a ring's values fall in, as a 1024-bit filter kept
+ * by the encoder beside the decoder's ring: a scan below can only find a
+ * value within a page (fine) or 16 pages (page) of its target, so when no
+ * granule near the target is in the filter, the scan would find nothing
+ * and is skipped. Values that left the ring stay in the filter: a false
+ * positive only costs the scan.
+ */
+#define RF_WORDS 16u
+#define GRANULE_SHIFT 16
+
+struct rfilt {
+	uint64_t w[RF_WORDS];
+	uint32_t seen; /* ring values added so far (the ring's n then) */
+};
+
+enum { RF_LOW, RF_ALL, RF_LENS, RF_N };
+
+static unsigned rf_hash(uint64_t a)
+{
+	return (unsigned)(((a >> GRANULE_SHIFT) * 0x9e3779b97f4a7c15ULL) >> 54);
+}
+
+/* Add the values g got since the last look (at most its last N_RING). */
+static void rf_sync(struct rfilt *f, const struct ring *g)
+{
+	uint32_t i = g->n - f->seen > N_RING ? g->n - N_RING : f->seen;
+
+	for (; i != g->n; i++) {
+		unsigned h = rf_hash(g->v[i % N_RING]);
+
+		f->w[h >> 6] |= 1ULL << (h & 63);
+	}
+	f->seen = g->n;
+}
+
+static bool rf_has(const struct rfilt *f, uint64_t a)
+{
+	unsigned h = rf_hash(a);
+
+	return f->w[h >> 6] >> (h & 63) & 1;
+}
+
+/* Might g hold a value in [x - below, x + above] (mod 2^64)? The span is
+ * under two granules, so its two ends and the granule after the first
+ * name every granule it touches. */
+static bool rf_near(struct rfilt *f, const struct ring *g, uint64_t x,
+		    uint64_t below, uint64_t above)
+{
+	uint64_t lo = x - below;
+
+#ifdef MBD_COMPACT_NO_SHORTCUTS
+	return true;
+#endif
+	rf_sync(f, g);
+	return rf_has(f, lo) || rf_has(f, lo + (1ULL << GRANULE_SHIFT)) ||
+	       rf_has(f, x + above);
+}
+
+/*
  * The first earlier value of g with a code into v; codes needing no extra
  * byte are preferred (one is enough: the scan stops there).
  */
-static void scan_fine(struct cands *cs, unsigned sel, const struct ring *g,
-		      uint64_t off, uint64_t v, bool above)
+static void scan_fine(struct cands *cs, unsigned sel, struct rfilt *f,
+		      const struct ring *g, uint64_t off, uint64_t v, bool above)
 {
 	bool have3 = false;
+
+	/* a - off is within a page of v */
+	if (!rf_near(f, g, v + off, MBD_PAGE_SIZE, MBD_PAGE_SIZE))
+		return;
 
 	for (uint32_t i = 0; i < ring_len(g); i++) {
 		uint64_t a = ring_at(g, i);
@@ -169,9 +233,12 @@ static void scan_fine(struct cands *cs, unsigned sel, const struct ring *g,
 	}
 }
 
-static void scan_page(struct cands *cs, unsigned sel, const struct ring *g,
-		      uint64_t off, uint64_t v, bool above)
+static void scan_page(struct cands *cs, unsigned sel, struct rfilt *f,
+		      const struct ring *g, uint64_t off, uint64_t v, bool above)
 {
+	/* a - off is v - 15 .. v + 16 pages */
+	if (!rf_near(f, g, v + off, 15 * MBD_PAGE_SIZE, 16 * MBD_PAGE_SIZE))
+		return;
 	for (uint32_t i = 0; i < ring_len(g); i++) {
 		uint64_t a = ring_at(g, i);
 		int code;
@@ -223,6 +290,7 @@ struct pick {
 	unsigned judged;
 	const struct cand *best;
 	struct sdec *d;
+	struct rfilt *rf; /* RF_N, of d's rings */
 	enum operand k;
 	uint64_t base, v;
 };
@@ -252,20 +320,90 @@ static void add_extremes(struct cands *cs, uint32_t hit)
 		add(cs, 1, 0xa0 | (unsigned)__builtin_ctz(hit), 0, 0);
 }
 
+/*
+ * Most operands equal no extreme, and the 32-slot scans below were a
+ * third of the encoder's own time. A 256-bit filter of each table (the
+ * size table as three: slots that are a value, value - base, value +
+ * base) says "none" in a few instructions, and false positives only cost
+ * the scan. Built once from the decoder's tables, so it cannot go stale.
+ */
+enum { F_ADDR, F_SIZE, F_SIZE_MINUS, F_SIZE_PLUS, F_N };
+
+static _Atomic uint64_t filter[F_N][4];
+static atomic_bool filter_ready;
+
+static unsigned filter_hash(uint64_t v)
+{
+	return (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> 56);
+}
+
+static void filter_add(uint64_t f[4], uint64_t v)
+{
+	unsigned h = filter_hash(v);
+
+	f[h >> 6] |= 1ULL << (h & 63);
+}
+
+static void filter_build(void)
+{
+	uint64_t f[F_N][4] = { { 0 } };
+
+	for (unsigned p = 0; p < 32; p++) {
+		const struct mbd_bin_size_ext *e = &mbd_bin_size_ext;
+
+		filter_add(f[F_ADDR], mbd_bin_addr_extreme[p]);
+		/* size_extreme(p, base) = at + (base & plus) - (base & minus) */
+		if ((e->plus[p] && e->plus[p] != ~0ULL) ||
+		    (e->minus[p] && e->minus[p] != ~0ULL))
+			memset(f[F_SIZE], 0xff, sizeof(f[F_SIZE])); /* no shortcut */
+		else if (e->plus[p] == e->minus[p])
+			filter_add(f[F_SIZE], e->at[p]);
+		else if (e->minus[p])
+			filter_add(f[F_SIZE_MINUS], e->at[p]);
+		else
+			filter_add(f[F_SIZE_PLUS], e->at[p]);
+	}
+	/* threads racing here store the same words */
+	for (unsigned k = 0; k < F_N; k++)
+		for (unsigned w = 0; w < 4; w++)
+			atomic_store_explicit(&filter[k][w], f[k][w], memory_order_relaxed);
+	atomic_store_explicit(&filter_ready, true, memory_order_release);
+}
+
+static bool maybe(unsigned k, uint64_t v)
+{
+	unsigned h = filter_hash(v);
+
+#ifdef MBD_COMPACT_NO_SHORTCUTS
+	return true; /* tests/forms/test_compact_paths.c: the full scans */
+#endif
+	if (!atomic_load_explicit(&filter_ready, memory_order_acquire))
+		filter_build();
+	return atomic_load_explicit(&filter[k][h >> 6], memory_order_relaxed) >>
+	       (h & 63) & 1;
+}
+
 /* Which extremes equal v: branch-free, so the compiler vectorizes it. */
 static uint32_t addr_extreme_hits(uint64_t v)
 {
 	uint32_t hit = 0;
 
+	if (!maybe(F_ADDR, v))
+		return 0;
 	for (unsigned p = 0; p < 32; p++)
 		hit |= (uint32_t)(mbd_bin_addr_extreme[p] == v) << p;
 	return hit;
 }
 
+/* Slot p holds at[p] + (base & plus[p]) - (base & minus[p]): equal to v
+ * when at[p] is v, v + base or v - base (mod 2^64) for its kind. */
 static uint32_t size_extreme_hits(uint64_t base, uint64_t v)
 {
 	uint32_t hit = 0;
 
+	if (!maybe(F_SIZE, v) && !maybe(F_SIZE_MINUS, v + base) &&
+	    !maybe(F_SIZE_PLUS, v - base))
+		return 0;
 	for (unsigned p = 0; p < 32; p++)
 		hit |= (uint32_t)(mbd_bin_size_extreme(p, base) == v) << p;
 	return hit;
@@ -284,10 +422,10 @@ static void addr_cands(struct pick *pk)
 		add(cs, 2, 0x00, (unsigned)(v / MIB), 0); /* empty ring: i MiB */
 	if (enough(pk, 2))
 		return;
-	scan_fine(cs, 0x00, &d->ends_low, 0, v, false);
+	scan_fine(cs, 0x00, &pk->rf[RF_LOW], &d->ends_low, 0, v, false);
 	if (enough(pk, 2))
 		return;
-	scan_page(cs, 0xe0, &d->ends_all, 0, v, false);
+	scan_page(cs, 0xe0, &pk->rf[RF_ALL], &d->ends_all, 0, v, false);
 	if (enough(pk, 2))
 		return;
 	add_grid(cs, 0x60, v);
@@ -313,13 +451,13 @@ static void size_cands(struct pick *pk)
 		add(cs, 2, 0x00, (unsigned)(v / MBD_PAGE_SIZE), 0);
 	if (enough(pk, 2))
 		return;
-	scan_fine(cs, 0x00, &d->lens, 0, v, false);
+	scan_fine(cs, 0x00, &pk->rf[RF_LENS], &d->lens, 0, v, false);
 	if (enough(pk, 2))
 		return;
-	scan_fine(cs, 0x20, &d->ends_low, base, v, true);
+	scan_fine(cs, 0x20, &pk->rf[RF_LOW], &d->ends_low, base, v, true);
 	if (enough(pk, 2))
 		return;
-	scan_page(cs, 0xe0, &d->ends_all, base, v, true);
+	scan_page(cs, 0xe0, &pk->rf[RF_ALL], &d->ends_all, base, v, true);
 	if (enough(pk, 2))
 		return;
 	add_grid(cs, 0x80, v);
@@ -357,6 +495,20 @@ static void align_cands(struct pick *pk)
 	add_le(cs, SEL_ALIGN_LIT, v, 8);
 }
 
+/* The encoder's decoder and the filters of its rings. */
+struct enc {
+	struct sdec d;
+	struct rfilt rf[RF_N];
+};
+
+/* d from the start of data; the filters start empty with the rings. */
+static void enc_start(struct enc *e, const uint8_t *data, size_t size,
+		      struct mbd_config *c)
+{
+	mbd_bin_start(&e->d, data, size, MBD_DECODER_STRUCTURED, c);
+	memset(e->rf, 0, sizeof(e->rf));
+}
+
 /* Output buffer; full means the encoding does not fit. */
 struct out {
 	uint8_t *p;
@@ -382,7 +534,7 @@ static void put_u8(struct out *o, unsigned b)
 }
 
 /* The shortest candidate that decodes to v; false if none does. */
-static bool put_operand(struct out *o, struct sdec *d, enum operand k,
+static bool put_operand(struct out *o, struct enc *e, enum operand k,
 			uint64_t base, uint64_t v)
 {
 	struct pick pk;
@@ -392,7 +544,8 @@ static bool put_operand(struct out *o, struct sdec *d, enum operand k,
 	pk.cs.n = 0;
 	pk.judged = 0;
 	pk.best = NULL;
-	pk.d = d;
+	pk.d = &e->d;
+	pk.rf = e->rf;
 	pk.k = k;
 	pk.base = base;
 	pk.v = v;
@@ -411,7 +564,7 @@ static bool put_operand(struct out *o, struct sdec *d, enum operand k,
 }
 
 /* The operands of op in the order decode_op_structured() reads them. */
-static bool put_op(struct out *o, struct sdec *d, const struct mbd_op *op)
+static bool put_op(struct out *o, struct enc *e, const struct mbd_op *op)
 {
 	bool ok = true;
 	uint8_t code[2];
@@ -422,35 +575,35 @@ static bool put_op(struct out *o, struct sdec *d, const struct mbd_op *op)
 	case MBD_SHAPE_RANGE_NODE:
 	case MBD_SHAPE_RANGE_NID:
 	case MBD_SHAPE_SET_NODE:
-		ok = put_operand(o, d, OPD_ADDR, 0, op->base) &&
-		     put_operand(o, d, OPD_SIZE, op->base, op->size);
+		ok = put_operand(o, e, OPD_ADDR, 0, op->base) &&
+		     put_operand(o, e, OPD_SIZE, op->base, op->size);
 		if (mbd_op_table[op->kind].shape == MBD_SHAPE_RANGE_NODE) {
-			ok = ok && put_operand(o, d, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
+			ok = ok && put_operand(o, e, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
 			put_u8(o, op->flags ? SEL_FLAGS_SET | op->flags : 0);
 		} else if (mbd_op_table[op->kind].shape == MBD_SHAPE_RANGE_NID) {
-			ok = ok && put_operand(o, d, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
+			ok = ok && put_operand(o, e, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
 		} else if (mbd_op_table[op->kind].shape == MBD_SHAPE_SET_NODE) {
 			put_u8(o, op->type);
-			ok = ok && put_operand(o, d, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
+			ok = ok && put_operand(o, e, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
 		}
 		return ok;
 	case MBD_SHAPE_ALLOC_RANGE:
-		return put_operand(o, d, OPD_ADDR, 0, op->start) &&
-		       put_operand(o, d, OPD_ADDR, 0, op->end) &&
-		       put_operand(o, d, OPD_SIZE, op->start, op->size) &&
-		       put_operand(o, d, OPD_ALIGN, 0, op->align);
+		return put_operand(o, e, OPD_ADDR, 0, op->start) &&
+		       put_operand(o, e, OPD_ADDR, 0, op->end) &&
+		       put_operand(o, e, OPD_SIZE, op->start, op->size) &&
+		       put_operand(o, e, OPD_ALIGN, 0, op->align);
 	case MBD_SHAPE_ALLOC_NID:
-		return put_operand(o, d, OPD_SIZE, 0, op->size) &&
-		       put_operand(o, d, OPD_ALIGN, 0, op->align) &&
-		       put_operand(o, d, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
+		return put_operand(o, e, OPD_SIZE, 0, op->size) &&
+		       put_operand(o, e, OPD_ALIGN, 0, op->align) &&
+		       put_operand(o, e, OPD_NID, 0, (uint64_t)(int64_t)op->nid);
 	case MBD_SHAPE_VALUE:
 		if (op->kind == MBD_OP_SET_LIMIT)
-			return put_operand(o, d, OPD_ADDR, 0, op->value);
+			return put_operand(o, e, OPD_ADDR, 0, op->value);
 		if (op->kind == MBD_OP_SET_BOTTOM_UP) {
 			put_u8(o, (unsigned)op->value);
 			return true;
 		}
-		return put_operand(o, d, OPD_ALIGN, 0, op->value);
+		return put_operand(o, e, OPD_ALIGN, 0, op->value);
 	case MBD_SHAPE_NONE:
 		return true;
 	}
@@ -478,97 +631,155 @@ static bool decodes_to(struct sdec *d, const struct out *o, size_t from,
 	return d->r.pos == d->r.n && memcmp(&got, want, sizeof(got)) == 0;
 }
 
-/*
- * How many of t's calls the hint's bytes give, config first; *end gets
- * the offset after them and ends[] their ends. 0 calls with *end == 0: not
- * even the config matches.
- */
-static size_t hint_prefix(const struct mbd_trace *t, const uint8_t *hint,
-			  size_t len, size_t *end, size_t *ends)
+/* The three ring counts of d, to undo or compare what one call pushed. */
+static void ring_counts(const struct sdec *d, uint32_t n[RF_N])
 {
-	struct sdec d;
-	struct mbd_config got;
-	size_t k;
-
-	*end = 0;
-	mbd_bin_start(&d, hint, len, MBD_DECODER_STRUCTURED, &got);
-	if (d.r.pos > len || !same_config(&got, &t->cfg))
-		return 0;
-	*end = d.r.pos;
-	if (ends)
-		ends[0] = *end;
-	for (k = 0; k < t->n_ops; k++) {
-		struct mbd_op want = t->ops[k], op;
-
-		mbd_op_normalize(&want);
-		mbd_bin_next_op(&d, MBD_DECODER_STRUCTURED, &op);
-		/* a call cut short by the end reads zeros: not the hint's */
-		if (d.r.pos > len || memcmp(&op, &want, sizeof(op)) != 0)
-			break;
-		*end = d.r.pos;
-		if (ends)
-			ends[k + 1] = *end;
-	}
-	return k;
+	n[RF_LOW] = d->ends_low.n;
+	n[RF_ALL] = d->ends_all.n;
+	n[RF_LENS] = d->lens.n;
 }
+
+static bool same_ring_pushes(const struct ring *a, const struct ring *b,
+			     uint32_t from)
+{
+	if (a->n != b->n || a->n > N_RING)
+		return false;
+	return memcmp(&a->v[from], &b->v[from], (a->n - from) * sizeof(a->v[0])) == 0;
+}
+
+/* a and b had equal rings at counts n: did the last call push the same? */
+static bool same_pushes(const struct sdec *a, const struct sdec *b,
+			const uint32_t n[RF_N])
+{
+	return same_ring_pushes(&a->ends_low, &b->ends_low, n[RF_LOW]) &&
+	       same_ring_pushes(&a->ends_all, &b->ends_all, n[RF_ALL]) &&
+	       same_ring_pushes(&a->lens, &b->lens, n[RF_LENS]);
+}
+
+/*
+ * e as the hint's reader h was at counts n, before the call it read last:
+ * pushes only append below N_RING, so dropping them undoes them. False if
+ * a ring went past N_RING (never within MBD_FUZZ_MAX_OPS calls).
+ */
+static bool take_back(struct enc *e, const struct sdec *h, const uint32_t n[RF_N])
+{
+	if (h->ends_all.n > N_RING || h->ends_low.n > N_RING || h->lens.n > N_RING)
+		return false;
+	e->d = *h;
+	e->d.ends_low.n = n[RF_LOW];
+	e->d.ends_all.n = n[RF_ALL];
+	e->d.lens.n = n[RF_LENS];
+	memset(e->rf, 0, sizeof(e->rf));
+	return true;
+}
+
+static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
+		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len);
 
 long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 			    size_t *ends)
 {
-	return mbd_bin_encode_compact_from(t, buf, cap, ends, NULL, 0);
+	return encode(t, false, buf, cap, ends, NULL, 0);
 }
 
 long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
 				 size_t cap, size_t *ends, const uint8_t *hint,
 				 size_t hint_len)
 {
-	struct sdec d;
+	return encode(t, false, buf, cap, ends, hint, hint_len);
+}
+
+long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
+				   size_t cap, size_t *ends, const uint8_t *hint,
+				   size_t hint_len)
+{
+	return encode(t, true, buf, cap, ends, hint, hint_len);
+}
+
+/*
+ * The encoding of a call depends only on the call and the rings before it.
+ * So, reading the hint along (h), a call equal to the hint's call at the
+ * same position keeps the hint's bytes for as long as the rings agree: the
+ * common prefix, and after a call changed in place (a node, flags, kind of
+ * the same shape, the config but not the limit) the calls after it. Once
+ * a call pushes other values (one inserted, deleted or moved), the rings
+ * never agree again and every later call is encoded here. normal: t's ops
+ * are normalized already.
+ */
+static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
+		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len)
+{
+	struct enc e;
+	struct sdec h;
 	struct mbd_config got;
 	struct out o = { buf, 0, cap, false };
 	uint8_t hdr[3] = { 0, 0, 0 };
-	size_t first = 0, end = 0;
+	/* live: h's rings are a reader of buf's; cur: so are e's (else only
+	 * h is up to date) */
+	bool live = false, cur = true;
 
 	if (t->n_ops > MBD_FUZZ_MAX_OPS || mbd_bin_header(&t->cfg, hdr))
 		return -1;
-	if (hint)
-		first = hint_prefix(t, hint, hint_len, &end, ends);
-	if (end) {
-		/* the hint's bytes as they are; the decoder state after them
-		 * is what a reader of buf will have */
-		put(&o, hint, end);
-		if (o.full)
-			return -1;
-		mbd_bin_start(&d, buf, o.n, MBD_DECODER_STRUCTURED, &got);
-		for (size_t i = 0; i < first; i++) {
-			struct mbd_op op;
-
-			mbd_bin_next_op(&d, MBD_DECODER_STRUCTURED, &op);
-		}
+	if (hint) {
+		mbd_bin_start(&h, hint, hint_len, MBD_DECODER_STRUCTURED, &got);
+		live = h.r.pos <= hint_len && got.limit == t->cfg.limit;
+	}
+	if (live && same_config(&got, &t->cfg)) {
+		/* the hint's header bytes as they are */
+		put(&o, hint, h.r.pos);
+		cur = false;
 	} else {
 		/* empty rings for the limit operand, then the real header */
-		mbd_bin_start(&d, hdr, 2, MBD_DECODER_STRUCTURED, &got);
+		enc_start(&e, hdr, 2, &got);
 		put(&o, hdr, 3);
 		if (t->cfg.limit != MBD_ALLOC_ANYWHERE &&
-		    !put_operand(&o, &d, OPD_ADDR, 0, t->cfg.limit))
+		    !put_operand(&o, &e, OPD_ADDR, 0, t->cfg.limit))
 			return -1;
 		if (o.full)
 			return -1;
-		mbd_bin_start(&d, buf, o.n, MBD_DECODER_STRUCTURED, &got);
-		if (d.r.pos != o.n || !same_config(&got, &t->cfg))
+		enc_start(&e, buf, o.n, &got);
+		if (e.d.r.pos != o.n || !same_config(&got, &t->cfg))
 			return -1;
-		if (ends)
-			ends[0] = o.n;
 	}
-	for (size_t i = first; i < t->n_ops; i++) {
-		struct mbd_op op = t->ops[i];
-		size_t from = o.n;
+	if (o.full)
+		return -1;
+	if (ends)
+		ends[0] = o.n;
+	for (size_t i = 0; i < t->n_ops; i++) {
+		struct mbd_op op = t->ops[i], hop;
+		size_t from = o.n, hfrom = h.r.pos;
+		uint32_t n[RF_N] = { 0, 0, 0 };
 
-		mbd_op_normalize(&op);
-		if (op.kind >= MBD_OP__COUNT || !put_op(&o, &d, &op) || o.full ||
-		    !decodes_to(&d, &o, from, &op))
+		if (!normal)
+			mbd_op_normalize(&op);
+		if (op.kind >= MBD_OP__COUNT)
+			return -1;
+		if (live) {
+			ring_counts(&h, n);
+			mbd_bin_next_op(&h, MBD_DECODER_STRUCTURED, &hop);
+			/* a call cut short by the end reads zeros: not the hint's */
+			live = h.r.pos <= hint_len;
+			if (live && memcmp(&hop, &op, sizeof(op)) == 0) {
+				put(&o, hint + hfrom, h.r.pos - hfrom);
+				if (o.full || (cur && !decodes_to(&e.d, &o, from, &op)))
+					return -1;
+				if (ends)
+					ends[i + 1] = o.n;
+				continue;
+			}
+			if (!cur && !take_back(&e, &h, n))
+				return -1;
+			cur = true;
+		}
+		if (!put_op(&o, &e, &op) || o.full || !decodes_to(&e.d, &o, from, &op))
 			return -1;
 		if (ends)
 			ends[i + 1] = o.n;
+		/* the same pushes: h again stands for a reader of buf */
+		if (live && same_pushes(&e.d, &h, n))
+			cur = false;
+		else
+			live = false;
 	}
 	return (long)o.n;
 }

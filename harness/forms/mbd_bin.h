@@ -80,6 +80,11 @@ long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
 				 size_t cap, size_t *ends, const uint8_t *hint,
 				 size_t hint_len);
+/* The same for a t whose ops are all normalized already (mbd_op_normalize):
+ * the same bytes, without normalizing each call again on the way. */
+long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
+				   size_t cap, size_t *ends, const uint8_t *hint,
+				   size_t hint_len);
 
 /* "structured"/"naive" <-> enum; returns -1 for an unknown name. */
 int mbd_decoder_lookup(const char *name);

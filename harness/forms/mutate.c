@@ -654,22 +654,16 @@ static long plain_len(struct mbd_mutator *m, size_t k, uint8_t **bytes)
 }
 
 /*
- * out[0..len) is the compact form of the config and the first k calls:
- * keep both, as mbd_bin_decode() gives them back (normalized calls).
+ * out[0..len) is the compact form of the config and the first k calls
+ * (normalized by emit()): keep both, as mbd_bin_decode() gives them back.
  */
 static void keep_last(struct mbd_mutator *m, const uint8_t *out, size_t len,
 		      size_t k)
 {
 	m->last_len = 0;
-	mbd_trace_clear(&m->last_trace);
 	m->last_trace.cfg = m->cfg;
-	for (size_t i = 0; i < k; i++) {
-		struct mbd_op op = m->ops[i];
-
-		mbd_op_normalize(&op);
-		if (mbd_trace_push(&m->last_trace, &op, 0))
-			return; /* out of memory: the target decodes */
-	}
+	if (mbd_trace_set_ops(&m->last_trace, m->ops, k))
+		return; /* out of memory: the target decodes */
 	memcpy(m->last, out, len);
 	m->last_len = len;
 }
@@ -694,9 +688,12 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 		else
 			delete_at(m, i);
 	t.n_ops = m->n;
+	/* once here, for the encoder and keep_last() */
+	for (size_t i = 0; i < m->n; i++)
+		mbd_op_normalize(&m->ops[i]);
 	if (m->dec == MBD_DECODER_STRUCTURED)
-		full = mbd_bin_encode_compact_from(&t, m->buf, sizeof(m->buf),
-						   m->ends, hint, hint_len);
+		full = mbd_bin_encode_compact_normal(&t, m->buf, sizeof(m->buf),
+						     m->ends, hint, hint_len);
 	if (full >= 0) {
 		for (k = m->n; m->ends[k] > max; k--)
 			if (k == 0)

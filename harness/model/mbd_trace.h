@@ -182,6 +182,9 @@ void mbd_trace_free(struct mbd_trace *t);
 void mbd_trace_clear(struct mbd_trace *t);
 /* Append an op (copied); line may be 0. Returns 0, or -1 when out of memory. */
 int mbd_trace_push(struct mbd_trace *t, const struct mbd_op *op, uint32_t line);
+/* Replace the ops by a copy of ops[0..n), line 0 each; the config and
+ * checkpoints stay. Returns 0, or -1 when out of memory. */
+int mbd_trace_set_ops(struct mbd_trace *t, const struct mbd_op *ops, size_t n);
 /* Deep copy; returns 0 or -1. */
 int mbd_trace_copy(struct mbd_trace *dst, const struct mbd_trace *src);
 /* Append a checkpoint (copied). Returns 0, or -1 when out of memory. */

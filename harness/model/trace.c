@@ -105,6 +105,18 @@ int mbd_trace_push(struct mbd_trace *t, const struct mbd_op *op, uint32_t line)
 	return 0;
 }
 
+int mbd_trace_set_ops(struct mbd_trace *t, const struct mbd_op *ops, size_t n)
+{
+	if (grow(t, n))
+		return -1;
+	if (n) {
+		memcpy(t->ops, ops, n * sizeof(*ops));
+		memset(t->lines, 0, n * sizeof(*t->lines));
+	}
+	t->n_ops = n;
+	return 0;
+}
+
 int mbd_trace_copy(struct mbd_trace *dst, const struct mbd_trace *src)
 {
 	if (grow(dst, src->n_ops))

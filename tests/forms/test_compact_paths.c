@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compact encoder's shortcuts give the bytes the long way gives:
+ * - its filters (extremes, ring granules) only skip scans that find
+ *   nothing: this file compiles bin_compact.c a second time without them
+ *   (MBD_COMPACT_NO_SHORTCUTS) and both encode the same random traces;
+ * - a hint (the input the mutator changed) keeps its bytes only where a
+ *   fresh encode writes the same: the common prefix, and after a call
+ *   changed in place (same ring pushes) the calls after it;
+ * - the entry for normalized ops writes what the general one writes.
+ */
+/* the real entries first: the copy below renames its own */
+#include "mbd_bin.h"
+
+#define MBD_COMPACT_NO_SHORTCUTS
+#define mbd_bin_encode_compact slow_encode_compact
+#define mbd_bin_encode_compact_from slow_encode_compact_from
+#define mbd_bin_encode_compact_normal slow_encode_compact_normal
+#include "bin_compact.c"
+#undef mbd_bin_encode_compact
+#undef mbd_bin_encode_compact_from
+#undef mbd_bin_encode_compact_normal
+
+#include <stdlib.h>
+
+#include "mbd_test.h"
+
+#define N_TRACES 20000
+
+static uint64_t rng = 0x9b05688c2b3e6c1fULL;
+
+static uint64_t rnd(void)
+{
+	return mbd_test_rnd(&rng);
+}
+
+struct enc_out {
+	long len;
+	uint8_t b[MBD_BIN_MAX_LEN];
+	size_t ends[MBD_FUZZ_MAX_OPS + 1];
+};
+
+static bool same_out(const struct enc_out *x, const struct enc_out *y, size_t n_ops)
+{
+	if (x->len != y->len)
+		return false;
+	if (x->len < 0)
+		return true;
+	return memcmp(x->b, y->b, (size_t)x->len) == 0 &&
+	       memcmp(x->ends, y->ends, (n_ops + 1) * sizeof(x->ends[0])) == 0;
+}
+
+static int agree(const struct enc_out *want, const struct enc_out *got,
+		 const struct mbd_trace *t, int k, const char *edit, const char *what)
+{
+	if (same_out(want, got, t->n_ops))
+		return 1;
+	fprintf(stderr, "trace %d (%s): %s\n", k, edit, what);
+	return 0;
+}
+
+/* A trace of random calls, operands drawn the way the decoder draws them. */
+static void random_trace(struct mbd_trace *t)
+{
+	uint8_t in[300];
+	size_t n = 3 + rnd() % (sizeof(in) - 3);
+
+	for (size_t i = 0; i < n; i++)
+		in[i] = (uint8_t)rnd();
+	mbd_bin_decode(in, n, MBD_DECODER_STRUCTURED, t);
+	if (t->n_ops > MBD_FUZZ_MAX_OPS)
+		t->n_ops = MBD_FUZZ_MAX_OPS;
+}
+
+/* One edit of the kinds the op mutator makes; returns its name. */
+static const char *edit(struct mbd_trace *t)
+{
+	struct mbd_op *op = t->n_ops ? &t->ops[rnd() % t->n_ops] : NULL;
+	size_t at;
+
+	switch (rnd() % 7) {
+	case 0: /* in place, the same pushes */
+		if (op) {
+			op->nid = (int32_t)(rnd() % 4);
+			op->flags = (uint32_t)(rnd() % 0x20);
+			op->align = 1ULL << (rnd() % 22);
+		}
+		return "node";
+	case 1: /* another kind of the same shape */
+		if (op && op->kind == MBD_OP_ADD)
+			op->kind = MBD_OP_RESERVE;
+		else if (op && op->kind == MBD_OP_RESERVE)
+			op->kind = MBD_OP_REMOVE;
+		return "kind";
+	case 2: /* the config, not the limit */
+		t->cfg.memory_max = 1 + (uint32_t)(rnd() % 8);
+		t->cfg.bottom_up = !t->cfg.bottom_up;
+		return "config";
+	case 3: /* the limit */
+		t->cfg.limit = rnd() % 2 ? MBD_ALLOC_ANYWHERE : (rnd() % 64) << 20;
+		return "limit";
+	case 4: /* an address */
+		if (op)
+			op->base += rnd() % 2 ? 1 : MBD_PAGE_SIZE;
+		return "address";
+	case 5: /* a call inserted (a copy of another) */
+		if (op && t->n_ops < MBD_FUZZ_MAX_OPS) {
+			struct mbd_op copy = *op;
+
+			at = rnd() % (t->n_ops + 1);
+			mbd_trace_push(t, &copy, 0);
+			memmove(&t->ops[at + 1], &t->ops[at],
+				(t->n_ops - 1 - at) * sizeof(t->ops[0]));
+			t->ops[at] = copy;
+		}
+		return "insert";
+	default: /* a call deleted */
+		if (op) {
+			at = (size_t)(op - t->ops);
+			memmove(&t->ops[at], &t->ops[at + 1],
+				(t->n_ops - at - 1) * sizeof(t->ops[0]));
+			t->n_ops--;
+		}
+		return "delete";
+	}
+}
+
+int main(void)
+{
+	static struct enc_out fast, slow, hinted, normal, first;
+	struct mbd_trace t;
+	int filters = 1, hints = 1, normals = 1, encoded = 0, shorter = 0;
+
+	mbd_trace_init(&t);
+	for (int k = 0; k < N_TRACES; k++) {
+		const char *what;
+
+		mbd_trace_clear(&t);
+		random_trace(&t);
+		fast.len = mbd_bin_encode_compact(&t, fast.b, sizeof(fast.b), fast.ends);
+		slow.len = slow_encode_compact(&t, slow.b, sizeof(slow.b), slow.ends);
+		if (!same_out(&fast, &slow, t.n_ops)) {
+			fprintf(stderr, "trace %d: the filters changed the encoding\n", k);
+			filters = 0;
+		}
+		if (fast.len < 0)
+			continue;
+		encoded++;
+		first = fast;
+		what = edit(&t);
+		fast.len = mbd_bin_encode_compact(&t, fast.b, sizeof(fast.b), fast.ends);
+		hinted.len = mbd_bin_encode_compact_from(&t, hinted.b, sizeof(hinted.b),
+							 hinted.ends, first.b,
+							 (size_t)first.len);
+		hints &= agree(&fast, &hinted, &t, k, what, "the hint changed the encoding");
+		shorter += fast.len >= 0 && fast.len < first.len;
+		for (size_t i = 0; i < t.n_ops; i++)
+			mbd_op_normalize(&t.ops[i]);
+		normal.len = mbd_bin_encode_compact_normal(&t, normal.b, sizeof(normal.b),
+							   normal.ends, first.b,
+							   (size_t)first.len);
+		normals &= agree(&fast, &normal, &t, k, what, "the normalized entry differs");
+	}
+	MBD_CHECK(filters);
+	MBD_CHECK(hints);
+	MBD_CHECK(normals);
+	/* the traces were encodable, and edits changed their lengths */
+	MBD_CHECK(encoded > N_TRACES * 9 / 10);
+	MBD_CHECK(shorter > 0);
+	printf("compact paths: %d traces encoded, %d shorter after the edit\n",
+	       encoded, shorter);
+	mbd_trace_free(&t);
+	return mbd_test_done();
+}
