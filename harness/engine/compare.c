@@ -23,6 +23,9 @@ static enum mbd_class set_diff(struct mbd_diff *d, enum mbd_class cls,
 
 	d->cls = cls;
 	d->where = where;
+	d->detail[0] = '\0';
+	if (cls < d->text_min)
+		return cls;
 	va_start(ap, fmt);
 	vsnprintf(d->detail, sizeof(d->detail), fmt, ap);
 	va_end(ap);
@@ -178,9 +181,19 @@ enum mbd_class mbd_compare(const struct mbd_result *ra, const struct mbd_state *
 			   const struct mbd_result *rb, const struct mbd_state *sb,
 			   struct mbd_diff *d)
 {
+	return mbd_compare_text(ra, sa, rb, sb, d, MBD_CLASS_NONE);
+}
+
+enum mbd_class mbd_compare_text(const struct mbd_result *ra,
+				const struct mbd_state *sa,
+				const struct mbd_result *rb,
+				const struct mbd_state *sb, struct mbd_diff *d,
+				enum mbd_class text_min)
+{
 	enum mbd_class c;
 
 	memset(d, 0, sizeof(*d));
+	d->text_min = text_min;
 	d->cls = MBD_CLASS_NONE;
 	d->where = MBD_WHERE_CALL;
 

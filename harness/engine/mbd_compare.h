@@ -10,6 +10,7 @@ struct mbd_diff {
 	enum mbd_class cls;    /* worst difference, MBD_CLASS_NONE if equal */
 	enum mbd_where where;
 	char detail[256];      /* e.g. "reserved: cnt 3 vs 4" */
+	enum mbd_class text_min; /* detail written from this class up */
 };
 
 /*
@@ -21,6 +22,16 @@ struct mbd_diff {
 enum mbd_class mbd_compare(const struct mbd_result *ra, const struct mbd_state *sa,
 			   const struct mbd_result *rb, const struct mbd_state *sb,
 			   struct mbd_diff *d);
+/*
+ * The same, writing d->detail only for a difference of class text_min or
+ * worse (else it is empty): a caller that drops lesser differences spares
+ * the formatting. The class is the same either way.
+ */
+enum mbd_class mbd_compare_text(const struct mbd_result *ra,
+				const struct mbd_state *sa,
+				const struct mbd_result *rb,
+				const struct mbd_state *sb, struct mbd_diff *d,
+				enum mbd_class text_min);
 
 /* True if the two types cover the same bytes with the same flags and nid. */
 bool mbd_same_coverage(const struct mbd_type_state *a, const struct mbd_type_state *b);

@@ -345,7 +345,9 @@ static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
 		if (a->res.panicked || b->res.panicked || b->same)
 			continue;
 		memset(&d, 0, sizeof(d));
-		c = mbd_compare(&a->res, a->after, &b->res, b->after, &d);
+		/* a difference below min_class is dropped: no text for it */
+		c = mbd_compare_text(&a->res, a->after, &b->res, b->after, &d,
+				     r->opts.min_class);
 		if (c < r->opts.min_class || c <= f->cls)
 			continue;
 		*best = d;
@@ -387,8 +389,10 @@ static void oracle_all(struct mbd_runner *r, size_t k, const struct mbd_op *op,
 			continue;
 		}
 		memset(&of, 0, sizeof(of));
-		c = mbd_oracle_step(s->oracle, op, s->before, s->after,
-				    &s->res, &of);
+		/* only a baseline fault is kept below min_class */
+		c = mbd_oracle_step_text(s->oracle, op, s->before, s->after,
+					 &s->res, &of,
+					 i == 0 && base ? MBD_CLASS_NONE : r->opts.min_class);
 		if (c == MBD_CLASS_NONE)
 			continue;
 		/* a baseline fault voids the comparison whatever min_class says */

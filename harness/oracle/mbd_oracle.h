@@ -22,6 +22,7 @@ struct mbd_oracle_finding {
 	enum mbd_class cls;    /* MBD_CLASS_NONE when all is well */
 	enum mbd_where where;
 	char detail[256];
+	enum mbd_class text_min; /* detail written from this class up */
 };
 
 struct mbd_oracle *mbd_oracle_new(void);
@@ -54,6 +55,14 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 			       const struct mbd_state *after,
 			       const struct mbd_result *res,
 			       struct mbd_oracle_finding *f);
+/* The same, writing f->detail only for a finding of class text_min or
+ * worse (else it is empty); the class is the same either way. */
+enum mbd_class mbd_oracle_step_text(struct mbd_oracle *o, const struct mbd_op *op,
+				    const struct mbd_state *before,
+				    const struct mbd_state *after,
+				    const struct mbd_result *res,
+				    struct mbd_oracle_finding *f,
+				    enum mbd_class text_min);
 
 /* Feed the model's whole state to feed (mbdiff explore hashes it). */
 typedef void (*mbd_oracle_feed)(void *ctx, const void *p, size_t n);

@@ -338,8 +338,11 @@ static void check_type(const struct mbd_oracle *o, int ty,
 	mbd_run_src_regions(&b, ts->regions, ts->n_copied);
 	if (!mbd_runs_diff(&a, &b, &d))
 		return;
-	describe_attr(ma, sizeof(ma), d.flags_a, d.nid_a);
-	describe_attr(va, sizeof(va), d.flags_b, d.nid_b);
+	ma[0] = va[0] = '\0';
+	if (MBD_CLASS_COVERAGE >= f->text_min) {
+		describe_attr(ma, sizeof(ma), d.flags_a, d.nid_a);
+		describe_attr(va, sizeof(va), d.flags_b, d.nid_b);
+	}
 	if (!d.in_b)
 		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, "%s: [0x%" PRIx64 "-0x%" PRIx64
 		     "] missing (model: %s)", nm, d.start, d.end - 1, ma);
@@ -477,6 +480,16 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 			       const struct mbd_result *res,
 			       struct mbd_oracle_finding *f)
 {
+	return mbd_oracle_step_text(o, op, before, after, res, f, MBD_CLASS_NONE);
+}
+
+enum mbd_class mbd_oracle_step_text(struct mbd_oracle *o, const struct mbd_op *op,
+				    const struct mbd_state *before,
+				    const struct mbd_state *after,
+				    const struct mbd_result *res,
+				    struct mbd_oracle_finding *f,
+				    enum mbd_class text_min)
+{
 	bool effect = false;
 	int alloc_nid = MBD_NUMA_NO_NODE;
 	uint32_t kflags;
@@ -484,6 +497,7 @@ enum mbd_class mbd_oracle_step(struct mbd_oracle *o, const struct mbd_op *op,
 	uint64_t s = 0, e = 0;
 
 	memset(f, 0, sizeof(*f));
+	f->text_min = text_min;
 	f->cls = MBD_CLASS_NONE;
 	f->where = MBD_WHERE_CALL;
 	if (o->broken)

@@ -14,6 +14,9 @@ void mbd_orc_note(struct mbd_oracle_finding *f, enum mbd_class cls,
 		return;
 	f->cls = cls;
 	f->where = where;
+	f->detail[0] = '\0';
+	if (cls < f->text_min)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
 	va_end(ap);
