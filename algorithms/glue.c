@@ -379,24 +379,34 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 	mbd_glue_note_arrays();
 }
 
-static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
-			       const struct memblock_type *type,
-			       const struct memblock_region *init, int in_slab)
+/* The count a snapshot reports (*cnt) and how many regions it copies. */
+static size_t MBD_KC_NO_COVERAGE mbd_glue_copy_count(const struct memblock_type *type,
+						     size_t *cnt)
 {
-	size_t cnt = type->cnt;
 	size_t n;
 
+	*cnt = type->cnt;
 #if defined(MBD_KERNEL_VARIANT) && MBD_K_EMPTY_DUMMY
 	/* before v6.11 an empty type is one zero-sized dummy entry: report it
 	 * as the empty array it stands for, so eras compare */
-	if (cnt == 1 && type->regions[0].size == 0)
-		cnt = 0;
+	if (*cnt == 1 && type->regions[0].size == 0)
+		*cnt = 0;
 #endif
-	n = cnt;
+	n = *cnt;
 	if (n > type->max)
 		n = type->max;
 	if (n > MBD_SNAPSHOT_MAX_REGIONS)
 		n = MBD_SNAPSHOT_MAX_REGIONS;
+	return n;
+}
+
+static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
+			       const struct memblock_type *type,
+			       const struct memblock_region *init, int in_slab)
+{
+	size_t cnt;
+	size_t n = mbd_glue_copy_count(type, &cnt);
+
 	out->cnt = cnt;
 	out->max = type->max;
 	out->total_size = type->total_size;
@@ -421,6 +431,55 @@ static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
 		out->regions[i].flags = r->flags;
 		out->regions[i].nid = memblock_get_region_node(r);
 	}
+}
+
+/* mbd_glue_copy_type() would write exactly s: its fields, in its order. */
+static bool MBD_KC_NO_COVERAGE mbd_glue_same_type(const struct mbd_type_state *s,
+			       const struct memblock_type *type,
+			       const struct memblock_region *init, int in_slab)
+{
+	size_t cnt;
+	size_t n = mbd_glue_copy_count(type, &cnt);
+	bool is_static = type->regions == init;
+
+	/* a snapshot capped by a failed reserve is never "the same" */
+	if (s->cnt != cnt || s->max != type->max || s->total_size != type->total_size ||
+	    s->regions_static != is_static ||
+	    s->regions_slab != (!is_static && in_slab) ||
+	    s->regions_pa != (is_static ? 0 : (u64)__pa(type->regions)) ||
+	    s->n_copied != n)
+		return false;
+	if (cnt == 0 && type->max > 0) {
+		if (s->empty_slot.base != type->regions[0].base ||
+		    s->empty_slot.size != type->regions[0].size ||
+		    s->empty_slot.flags != (uint32_t)type->regions[0].flags ||
+		    s->empty_slot.nid != memblock_get_region_node(&type->regions[0]))
+			return false;
+	} else if (s->empty_slot.base || s->empty_slot.size ||
+		   s->empty_slot.flags || s->empty_slot.nid) {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct memblock_region *r = &type->regions[i];
+		const struct mbd_region *x = &s->regions[i];
+
+		if (x->base != r->base || x->size != r->size ||
+		    x->flags != (uint32_t)r->flags ||
+		    x->nid != memblock_get_region_node(r))
+			return false;
+	}
+	return true;
+}
+
+static bool MBD_KC_NO_COVERAGE mbd_glue_same_as(const struct mbd_state *s)
+{
+	return s->warnings == mbd_kc.warnings &&
+	       mbd_glue_same_type(&s->memory, &memblock.memory,
+				  memblock_memory_init_regions,
+				  memblock_memory_in_slab) &&
+	       mbd_glue_same_type(&s->reserved, &memblock.reserved,
+				  memblock_reserved_init_regions,
+				  memblock_reserved_in_slab);
 }
 
 static void MBD_KC_NO_COVERAGE mbd_glue_snapshot(struct mbd_state *out)
@@ -449,4 +508,5 @@ const struct mbd_variant MBD_DESC = {
 	.reset = mbd_glue_reset,
 	.apply = mbd_glue_apply,
 	.snapshot = mbd_glue_snapshot,
+	.same_as = mbd_glue_same_as,
 };

@@ -2,7 +2,10 @@
 /*
  * The lockstep runner. Every variant keeps two state buffers that swap roles
  * each op ("after" of op i becomes "before" of op i + 1), so the steady state
- * copies each array once per op (inside snapshot) and never allocates.
+ * copies each array once per op (inside snapshot) and never allocates. A
+ * variant still on the baseline's path copies nothing: its arrays are
+ * compared in place with the baseline's copy (same_as), and its own buffers
+ * are filled when it parts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +38,8 @@ struct mbd_slot {
 	/*
 	 * Every state and result so far equals the baseline's (and both are
 	 * judged by the same contract): the comparison is known to find
-	 * nothing and the baseline's oracle step stands for this one's.
+	 * nothing and the baseline's oracle step stands for this one's. Its
+	 * before/after buffers are then stale: the baseline's stand for them.
 	 */
 	bool same;
 	bool oracle_behind;     /* same, and its oracle skipped steps */
@@ -46,6 +50,7 @@ struct mbd_runner {
 	size_t n;
 	struct mbd_slot *slot;
 	bool lazy;              /* opts.lazy_baseline_oracle, and it applies */
+	bool strict;            /* MBDIFF_RESET_CHECK: same_as checked too */
 };
 
 /* A candidate finding while judging one op. */
@@ -89,6 +94,8 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 	r->n = n;
 	r->lazy = r->opts.lazy_baseline_oracle && r->opts.oracle &&
 		  r->opts.skip_baseline_faults && n > 1;
+	r->strict = getenv("MBDIFF_RESET_CHECK") && *getenv("MBDIFF_RESET_CHECK") &&
+		    strcmp(getenv("MBDIFF_RESET_CHECK"), "0") != 0;
 	for (size_t i = 0; i < n; i++) {
 		struct mbd_slot *s = &r->slot[i];
 
@@ -146,22 +153,9 @@ static void set_detail(struct mbd_verdict *v, const char *s)
 	v->detail[len] = '\0';
 }
 
-static bool type_equal(const struct mbd_type_state *a,
-		       const struct mbd_type_state *b)
-{
-	return a->cnt == b->cnt && a->max == b->max &&
-	       a->total_size == b->total_size && a->regions_pa == b->regions_pa &&
-	       a->regions_static == b->regions_static &&
-	       a->regions_slab == b->regions_slab && a->n_copied == b->n_copied &&
-	       memcmp(&a->empty_slot, &b->empty_slot, sizeof(a->empty_slot)) == 0 &&
-	       (a->n_copied == 0 ||
-		memcmp(a->regions, b->regions, a->n_copied * sizeof(*a->regions)) == 0);
-}
-
 static bool state_equal(const struct mbd_state *a, const struct mbd_state *b)
 {
-	return a->warnings == b->warnings && type_equal(&a->memory, &b->memory) &&
-	       type_equal(&a->reserved, &b->reserved);
+	return mbd_state_equal(a, b);
 }
 
 static bool result_equal(const struct mbd_result *a, const struct mbd_result *b)
@@ -230,6 +224,25 @@ static bool none_parted(const struct mbd_runner *r)
 }
 
 /*
+ * MBDIFF_RESET_CHECK: same_as() must answer what copying and comparing
+ * does. b's after buffer is stale while it is on the path: scratch.
+ */
+static void check_same_as(struct mbd_slot *b, const struct mbd_slot *a)
+{
+	bool copied, in_place;
+
+	b->var->snapshot(b->after);
+	copied = state_equal(a->after, b->after);
+	in_place = b->var->same_as(a->after);
+	if (copied == in_place)
+		return;
+	fprintf(stderr, "mbdiff: %s: same_as() says %s, its snapshot %s the baseline's\n",
+		b->var->name, in_place ? "same" : "different",
+		copied ? "equals" : "differs from");
+	abort();
+}
+
+/*
  * After op i: a variant that just left the baseline's path gets its
  * oracle back in step first (the baseline's is not stepped yet for this
  * op, so it holds the state both had before it; a lazy one replays its
@@ -245,8 +258,14 @@ static int update_same(struct mbd_runner *r, size_t i, struct mbd_verdict *v)
 
 		if (!b->same)
 			continue;
-		if (result_equal(&a->res, &b->res) && state_equal(a->after, b->after))
+		if (r->strict)
+			check_same_as(b, a);
+		if (result_equal(&a->res, &b->res) && b->var->same_as(a->after))
 			continue;
+		/* it parts: its own states, the one before this op being the
+		   baseline's */
+		mbd_state_copy(b->before, a->before);
+		b->var->snapshot(b->after);
 		if (settle(r, i, v))
 			return 1;
 		b->same = false;
@@ -289,11 +308,14 @@ static void apply_all(struct mbd_runner *r, size_t k, const struct mbd_op *op)
 		struct mbd_slot *s = &r->slot[i];
 
 		s->before = s->after;
-		s->pos = (s->pos + 1) % s->ring_n;
+		if (++s->pos == s->ring_n)
+			s->pos = 0;
 		s->after = &s->ring[s->pos];
 		memset(&s->res, 0, sizeof(s->res));
 		s->var->apply(op, &s->res);
-		s->var->snapshot(s->after);
+		/* on the baseline's path: update_same() compares in place */
+		if (!s->same)
+			s->var->snapshot(s->after);
 		if (s->res_ring)
 			s->res_ring[k % LAZY_RING] = s->res;
 	}
@@ -640,14 +662,19 @@ const struct mbd_variant *mbd_runner_variant(const struct mbd_runner *r, size_t 
 	return i < r->n ? r->slot[i].var : NULL;
 }
 
+/* A variant on the baseline's path has the baseline's states. */
 const struct mbd_state *mbd_runner_before(const struct mbd_runner *r, size_t i)
 {
-	return i < r->n ? r->slot[i].before : NULL;
+	if (i >= r->n)
+		return NULL;
+	return r->slot[i].same ? r->slot[0].before : r->slot[i].before;
 }
 
 const struct mbd_state *mbd_runner_after(const struct mbd_runner *r, size_t i)
 {
-	return i < r->n ? r->slot[i].after : NULL;
+	if (i >= r->n)
+		return NULL;
+	return r->slot[i].same ? r->slot[0].after : r->slot[i].after;
 }
 
 const struct mbd_result *mbd_runner_result(const struct mbd_runner *r, size_t i)

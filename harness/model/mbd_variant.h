@@ -67,6 +67,11 @@ struct mbd_variant {
 	void (*apply)(const struct mbd_op *op, struct mbd_result *res);
 	/* Copy both region arrays and the counters into out (buffers grow). */
 	void (*snapshot)(struct mbd_state *out);
+	/* Would snapshot() copy exactly s (every field the runner's
+	 * state_equal() compares)? Reads the arrays in place: the runner
+	 * asks it after each call of a variant still on the baseline's path,
+	 * instead of copying and comparing. */
+	bool (*same_as)(const struct mbd_state *s);
 	const char *version;   /* the kernel it models or is ("v7.3"), or "" */
 	uint32_t kver;         /* MBD_KVER() of that kernel; 0: the newest.
 				  The oracle judges by its contract. */
@@ -94,6 +99,8 @@ void mbd_state_free(struct mbd_state *s);
 int mbd_type_state_reserve(struct mbd_type_state *t, size_t n);
 /* Deep copy (buffers grow). */
 void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src);
+/* Every field equal, the copied regions and the empty slot included. */
+bool mbd_state_equal(const struct mbd_state *a, const struct mbd_state *b);
 
 /* Snapshots copy at most this many regions of a type: a bounded cost even
  * when a broken variant reports a garbage cnt. */

@@ -50,6 +50,24 @@ static void type_copy(struct mbd_type_state *d, const struct mbd_type_state *s)
 		memcpy(d->regions, s->regions, d->n_copied * sizeof(*d->regions));
 }
 
+static bool type_equal(const struct mbd_type_state *a,
+		       const struct mbd_type_state *b)
+{
+	return a->cnt == b->cnt && a->max == b->max &&
+	       a->total_size == b->total_size && a->regions_pa == b->regions_pa &&
+	       a->regions_static == b->regions_static &&
+	       a->regions_slab == b->regions_slab && a->n_copied == b->n_copied &&
+	       memcmp(&a->empty_slot, &b->empty_slot, sizeof(a->empty_slot)) == 0 &&
+	       (a->n_copied == 0 ||
+		memcmp(a->regions, b->regions, a->n_copied * sizeof(*a->regions)) == 0);
+}
+
+bool mbd_state_equal(const struct mbd_state *a, const struct mbd_state *b)
+{
+	return a->warnings == b->warnings && type_equal(&a->memory, &b->memory) &&
+	       type_equal(&a->reserved, &b->reserved);
+}
+
 void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src)
 {
 	type_copy(&dst->memory, &src->memory);

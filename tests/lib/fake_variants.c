@@ -251,9 +251,16 @@ static void model_snapshot(const struct fake_model *m, struct mbd_state *out)
 	{								\
 		model_snapshot(&id##_model, out);			\
 	}								\
+	static struct mbd_state id##_scratch;				\
+	static bool id##_same_as(const struct mbd_state *s)		\
+	{								\
+		model_snapshot(&id##_model, &id##_scratch);		\
+		return mbd_state_equal(&id##_scratch, s);		\
+	}								\
 	const struct mbd_variant mbd_fake_##id = {			\
 		name, kind, summary, id##_reset, id##_apply, id##_snapshot, \
-		"v6.12", MBD_KVER(6, 12)	/* reserves as v6.12 did */ \
+		id##_same_as, "v6.12",					\
+		MBD_KVER(6, 12)	/* reserves as v6.12 did */		\
 	}
 
 FAKE_VARIANT(good, "fake-good", MBD_KIND_REFERENCE, FM_GOOD,
