@@ -291,6 +291,7 @@ struct pick {
 	const struct cand *best;
 	struct sdec *d;
 	struct rfilt *rf; /* RF_N, of d's rings */
+	bool trust;       /* take candidates unchecked (struct enc) */
 	enum operand k;
 	uint64_t base, v;
 };
@@ -301,7 +302,7 @@ static void judge(struct pick *pk)
 		const struct cand *c = &pk->cs.c[pk->judged];
 
 		if ((!pk->best || c->n < pk->best->n) &&
-		    produces(pk->d, pk->k, pk->base, c, pk->v))
+		    (pk->trust || produces(pk->d, pk->k, pk->base, c, pk->v)))
 			pk->best = c;
 	}
 }
@@ -495,10 +496,18 @@ static void align_cands(struct pick *pk)
 	add_le(cs, SEL_ALIGN_LIT, v, 8);
 }
 
-/* The encoder's decoder and the filters of its rings. */
+/*
+ * The encoder's decoder and the filters of its rings. trust: every
+ * candidate is taken to decode to its value, so only the call's decode
+ * checks the choice. The pick is then the first of the shortest, which is
+ * the checked pick whenever the call decodes right (nothing shorter can be
+ * valid, and an earlier one of the same length was not there); when it
+ * does not (a step that saturates), the call is encoded again checked.
+ */
 struct enc {
 	struct sdec d;
 	struct rfilt rf[RF_N];
+	bool trust;
 };
 
 /* d from the start of data; the filters start empty with the rings. */
@@ -507,6 +516,7 @@ static void enc_start(struct enc *e, const uint8_t *data, size_t size,
 {
 	mbd_bin_start(&e->d, data, size, MBD_DECODER_STRUCTURED, c);
 	memset(e->rf, 0, sizeof(e->rf));
+	e->trust = false;
 }
 
 /* Output buffer; full means the encoding does not fit. */
@@ -546,6 +556,7 @@ static bool put_operand(struct out *o, struct enc *e, enum operand k,
 	pk.best = NULL;
 	pk.d = &e->d;
 	pk.rf = e->rf;
+	pk.trust = e->trust;
 	pk.k = k;
 	pk.base = base;
 	pk.v = v;
@@ -670,7 +681,48 @@ static bool take_back(struct enc *e, const struct sdec *h, const uint32_t n[RF_N
 	e->d.ends_all.n = n[RF_ALL];
 	e->d.lens.n = n[RF_LENS];
 	memset(e->rf, 0, sizeof(e->rf));
+	e->trust = false;
 	return true;
+}
+
+/* Take back the pushes of a call e decoded since counts n (no wrap: the
+ * rings stay below N_RING within MBD_FUZZ_MAX_OPS calls). */
+static bool undo_call(struct enc *e, const uint32_t n[RF_N])
+{
+	struct ring *g[RF_N] = { &e->d.ends_low, &e->d.ends_all, &e->d.lens };
+
+	for (unsigned k = 0; k < RF_N; k++) {
+		if (g[k]->n > N_RING)
+			return false;
+		g[k]->n = n[k];
+		/* the filter keeps the values: a superset is fine */
+		if (e->rf[k].seen > n[k])
+			e->rf[k].seen = n[k];
+	}
+	return true;
+}
+
+/* Op into o at e's rings, decoded back; unchecked candidates first. */
+static bool put_call(struct out *o, struct enc *e, const struct mbd_op *op)
+{
+	size_t from = o->n;
+	uint32_t n[RF_N];
+
+	ring_counts(&e->d, n);
+#ifndef MBD_COMPACT_NO_SHORTCUTS /* test_compact_paths: checked only */
+	bool ok;
+
+	e->trust = true;
+	ok = put_op(o, e, op) && !o->full && decodes_to(&e->d, o, from, op);
+	e->trust = false;
+	if (ok)
+		return true;
+#endif
+	o->n = from;
+	o->full = false;
+	if (!undo_call(e, n))
+		return false;
+	return put_op(o, e, op) && !o->full && decodes_to(&e->d, o, from, op);
 }
 
 static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
@@ -771,7 +823,7 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 				return -1;
 			cur = true;
 		}
-		if (!put_op(&o, &e, &op) || o.full || !decodes_to(&e.d, &o, from, &op))
+		if (!put_call(&o, &e, &op))
 			return -1;
 		if (ends)
 			ends[i + 1] = o.n;

@@ -2,7 +2,8 @@
 /*
  * The compact encoder's shortcuts give the bytes the long way gives:
  * - its filters (extremes, ring granules) only skip scans that find
- *   nothing: this file compiles bin_compact.c a second time without them
+ *   nothing, and its unchecked first pick is the checked pick: this file
+ *   compiles bin_compact.c a second time without either
  *   (MBD_COMPACT_NO_SHORTCUTS) and both encode the same random traces;
  * - a hint (the input the mutator changed) keeps its bytes only where a
  *   fresh encode writes the same: the common prefix, and after a call
