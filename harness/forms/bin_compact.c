@@ -667,43 +667,65 @@ static bool same_pushes(const struct sdec *a, const struct sdec *b,
 	       same_ring_pushes(&a->lens, &b->lens, n[RF_LENS]);
 }
 
-/*
- * e as the hint's reader h was at counts n, before the call it read last:
- * pushes only append below N_RING, so dropping them undoes them. False if
- * a ring went past N_RING (never within MBD_FUZZ_MAX_OPS calls).
- */
-static bool take_back(struct enc *e, const struct sdec *h, const uint32_t n[RF_N])
+/* e as a reader of o's bytes, which hold the config and calls calls. */
+static void rebuild(struct enc *e, const struct out *o, size_t calls)
 {
-	if (h->ends_all.n > N_RING || h->ends_low.n > N_RING || h->lens.n > N_RING)
-		return false;
+	struct mbd_config got;
+	struct mbd_op op;
+
+	enc_start(e, o->p, o->n, &got);
+	for (size_t i = 0; i < calls; i++)
+		mbd_bin_next_op(&e->d, MBD_DECODER_STRUCTURED, &op);
+}
+
+static bool wrapped(const struct sdec *d)
+{
+	return d->ends_all.n > N_RING || d->ends_low.n > N_RING || d->lens.n > N_RING;
+}
+
+/*
+ * e as the hint's reader h was at counts n, before the call it read last
+ * (o's calls calls): pushes only append below N_RING, so dropping them
+ * undoes them; past it (a limit and 64 ranges) e reads o again.
+ */
+static void take_back(struct enc *e, const struct sdec *h, const uint32_t n[RF_N],
+		      const struct out *o, size_t calls)
+{
+	if (wrapped(h)) {
+		rebuild(e, o, calls);
+		return;
+	}
 	e->d = *h;
 	e->d.ends_low.n = n[RF_LOW];
 	e->d.ends_all.n = n[RF_ALL];
 	e->d.lens.n = n[RF_LENS];
 	memset(e->rf, 0, sizeof(e->rf));
 	e->trust = false;
-	return true;
 }
 
-/* Take back the pushes of a call e decoded since counts n (no wrap: the
- * rings stay below N_RING within MBD_FUZZ_MAX_OPS calls). */
-static bool undo_call(struct enc *e, const uint32_t n[RF_N])
+/* Take back the pushes of the call e decoded since counts n; o holds the
+ * calls before it (calls of them). */
+static void undo_call(struct enc *e, const uint32_t n[RF_N], const struct out *o,
+		      size_t calls)
 {
 	struct ring *g[RF_N] = { &e->d.ends_low, &e->d.ends_all, &e->d.lens };
 
+	if (wrapped(&e->d)) {
+		rebuild(e, o, calls);
+		return;
+	}
 	for (unsigned k = 0; k < RF_N; k++) {
-		if (g[k]->n > N_RING)
-			return false;
 		g[k]->n = n[k];
 		/* the filter keeps the values: a superset is fine */
 		if (e->rf[k].seen > n[k])
 			e->rf[k].seen = n[k];
 	}
-	return true;
 }
 
-/* Op into o at e's rings, decoded back; unchecked candidates first. */
-static bool put_call(struct out *o, struct enc *e, const struct mbd_op *op)
+/* Op into o at e's rings (after calls calls), decoded back; unchecked
+ * candidates first. */
+static bool put_call(struct out *o, struct enc *e, const struct mbd_op *op,
+		     size_t calls)
 {
 	size_t from = o->n;
 	uint32_t n[RF_N];
@@ -720,32 +742,36 @@ static bool put_call(struct out *o, struct enc *e, const struct mbd_op *op)
 #endif
 	o->n = from;
 	o->full = false;
-	if (!undo_call(e, n))
-		return false;
+	undo_call(e, n, o, calls);
 	return put_op(o, e, op) && !o->full && decodes_to(&e->d, o, from, op);
 }
 
 static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
-		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len);
+		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len,
+		   size_t fit, size_t *n_fit);
 
 long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 			    size_t *ends)
 {
-	return encode(t, false, buf, cap, ends, NULL, 0);
+	size_t n;
+
+	return encode(t, false, buf, cap, ends, NULL, 0, SIZE_MAX, &n);
 }
 
 long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
 				 size_t cap, size_t *ends, const uint8_t *hint,
 				 size_t hint_len)
 {
-	return encode(t, false, buf, cap, ends, hint, hint_len);
+	size_t n;
+
+	return encode(t, false, buf, cap, ends, hint, hint_len, SIZE_MAX, &n);
 }
 
 long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
 				   size_t cap, size_t *ends, const uint8_t *hint,
-				   size_t hint_len)
+				   size_t hint_len, size_t fit, size_t *n_fit)
 {
-	return encode(t, true, buf, cap, ends, hint, hint_len);
+	return encode(t, true, buf, cap, ends, hint, hint_len, fit, n_fit);
 }
 
 /*
@@ -759,7 +785,8 @@ long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
  * are normalized already.
  */
 static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
-		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len)
+		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len,
+		   size_t fit, size_t *n_fit)
 {
 	struct enc e;
 	struct sdec h;
@@ -797,6 +824,9 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		return -1;
 	if (ends)
 		ends[0] = o.n;
+	*n_fit = 0;
+	if (o.n > fit)
+		return (long)o.n;
 	for (size_t i = 0; i < t->n_ops; i++) {
 		struct mbd_op op = t->ops[i], hop;
 		size_t from = o.n, hfrom = h.r.pos;
@@ -817,21 +847,30 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 					return -1;
 				if (ends)
 					ends[i + 1] = o.n;
+				if (o.n > fit) {
+					*n_fit = i;
+					return (long)from;
+				}
 				continue;
 			}
-			if (!cur && !take_back(&e, &h, n))
-				return -1;
+			if (!cur)
+				take_back(&e, &h, n, &o, i);
 			cur = true;
 		}
-		if (!put_call(&o, &e, &op))
+		if (!put_call(&o, &e, &op, i))
 			return -1;
 		if (ends)
 			ends[i + 1] = o.n;
+		if (o.n > fit) {
+			*n_fit = i;
+			return (long)from;
+		}
 		/* the same pushes: h again stands for a reader of buf */
 		if (live && same_pushes(&e.d, &h, n))
 			cur = false;
 		else
 			live = false;
 	}
+	*n_fit = t->n_ops;
 	return (long)o.n;
 }

@@ -80,11 +80,17 @@ long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
 				 size_t cap, size_t *ends, const uint8_t *hint,
 				 size_t hint_len);
-/* The same for a t whose ops are all normalized already (mbd_op_normalize):
- * the same bytes, without normalizing each call again on the way. */
+/*
+ * The same for a t whose ops are all normalized already (mbd_op_normalize),
+ * as far as fit bytes go: *n_fit gets how many calls end within fit bytes
+ * (ends[] is filled up to there, and one past), and the length of the
+ * config and those calls is returned; calls beyond are not encoded. The
+ * bytes of a prefix do not depend on the calls after it, so these are
+ * mbd_bin_encode_compact_from()'s first bytes.
+ */
 long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
 				   size_t cap, size_t *ends, const uint8_t *hint,
-				   size_t hint_len);
+				   size_t hint_len, size_t fit, size_t *n_fit);
 
 /* "structured"/"naive" <-> enum; returns -1 for an unknown name. */
 int mbd_decoder_lookup(const char *name);

@@ -691,13 +691,13 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 	/* once here, for the encoder and keep_last() */
 	for (size_t i = 0; i < m->n; i++)
 		mbd_op_normalize(&m->ops[i]);
+	/* the calls past max bytes are not encoded: they would be cut */
 	if (m->dec == MBD_DECODER_STRUCTURED)
 		full = mbd_bin_encode_compact_normal(&t, m->buf, sizeof(m->buf),
-						     m->ends, hint, hint_len);
+						     m->ends, hint, hint_len, max, &k);
 	if (full >= 0) {
-		for (k = m->n; m->ends[k] > max; k--)
-			if (k == 0)
-				return 0;
+		if (m->ends[k] > max)
+			return 0; /* not even the config fits */
 		len = m->ends[k];
 		memcpy(out, m->buf, len);
 	} else {

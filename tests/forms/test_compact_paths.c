@@ -8,7 +8,8 @@
  * - a hint (the input the mutator changed) keeps its bytes only where a
  *   fresh encode writes the same: the common prefix, and after a call
  *   changed in place (same ring pushes) the calls after it;
- * - the entry for normalized ops writes what the general one writes.
+ * - the entry for normalized ops writes what the general one writes, and
+ *   stopped at a byte budget, the calls that fit it.
  */
 /* the real entries first: the copy below renames its own */
 #include "mbd_bin.h"
@@ -57,6 +58,30 @@ static int agree(const struct enc_out *want, const struct enc_out *got,
 	if (same_out(want, got, t->n_ops))
 		return 1;
 	fprintf(stderr, "trace %d (%s): %s\n", k, edit, what);
+	return 0;
+}
+
+/*
+ * Stopped at a random budget: the calls whose ends are within it, their
+ * bytes and ends as the whole encoding has them (t normalized, full its
+ * encoding with the hint's help).
+ */
+static int budget_agrees(const struct mbd_trace *t, const struct enc_out *full,
+			 const struct enc_out *hint, int k)
+{
+	static struct enc_out part;
+	size_t fit = (size_t)(rnd() % ((uint64_t)full->len + 8)), n_fit = 0, want = 0;
+
+	part.len = mbd_bin_encode_compact_normal(t, part.b, sizeof(part.b), part.ends,
+						 hint->b, (size_t)hint->len, fit, &n_fit);
+	while (want < t->n_ops && full->ends[want + 1] <= fit)
+		want++;
+	if (n_fit == want && part.len == (long)full->ends[want] &&
+	    memcmp(part.b, full->b, (size_t)part.len) == 0 &&
+	    memcmp(part.ends, full->ends, (want + 1) * sizeof(part.ends[0])) == 0)
+		return 1;
+	fprintf(stderr, "trace %d: budget %zu gave %zu calls (%ld bytes), want %zu\n",
+		k, fit, n_fit, part.len, want);
 	return 0;
 }
 
@@ -130,7 +155,8 @@ int main(void)
 {
 	static struct enc_out fast, slow, hinted, normal, first;
 	struct mbd_trace t;
-	int filters = 1, hints = 1, normals = 1, encoded = 0, shorter = 0;
+	int filters = 1, hints = 1, normals = 1, budgets = 1, encoded = 0, shorter = 0;
+	size_t n_fit;
 
 	mbd_trace_init(&t);
 	for (int k = 0; k < N_TRACES; k++) {
@@ -159,12 +185,17 @@ int main(void)
 			mbd_op_normalize(&t.ops[i]);
 		normal.len = mbd_bin_encode_compact_normal(&t, normal.b, sizeof(normal.b),
 							   normal.ends, first.b,
-							   (size_t)first.len);
+							   (size_t)first.len, SIZE_MAX,
+							   &n_fit);
 		normals &= agree(&fast, &normal, &t, k, what, "the normalized entry differs");
+		normals &= n_fit == t.n_ops || fast.len < 0;
+		if (fast.len >= 0)
+			budgets &= budget_agrees(&t, &fast, &first, k);
 	}
 	MBD_CHECK(filters);
 	MBD_CHECK(hints);
 	MBD_CHECK(normals);
+	MBD_CHECK(budgets);
 	/* the traces were encodable, and edits changed their lengths */
 	MBD_CHECK(encoded > N_TRACES * 9 / 10);
 	MBD_CHECK(shorter > 0);
