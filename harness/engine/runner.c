@@ -192,7 +192,6 @@ static int settle(const struct mbd_runner *r, size_t upto, struct mbd_verdict *v
 
 		if (res->panicked)
 			continue;
-		memset(&of, 0, sizeof(of));
 		c = mbd_oracle_step(s->oracle, op, &s->ring[j % LAZY_RING],
 				    &s->ring[(j + 1) % LAZY_RING], res, &of);
 		if (c == MBD_CLASS_NONE || !v)
@@ -301,6 +300,18 @@ static void reset_all(struct mbd_runner *r, const struct mbd_trace *t)
 	}
 }
 
+/* A result for later: the message only when there is one (it is most of
+ * the struct, and copying it each call showed under ASan). */
+static void keep_result(struct mbd_result *dst, const struct mbd_result *src)
+{
+	dst->ret = src->ret;
+	dst->panicked = src->panicked;
+	if (src->panicked)
+		memcpy(dst->panic_msg, src->panic_msg, sizeof(dst->panic_msg));
+	else
+		dst->panic_msg[0] = '\0';
+}
+
 /* Op k of the trace on every variant ("after" of op k - 1 is "before"). */
 static void apply_all(struct mbd_runner *r, size_t k, const struct mbd_op *op)
 {
@@ -311,13 +322,13 @@ static void apply_all(struct mbd_runner *r, size_t k, const struct mbd_op *op)
 		if (++s->pos == s->ring_n)
 			s->pos = 0;
 		s->after = &s->ring[s->pos];
-		memset(&s->res, 0, sizeof(s->res));
+		/* apply() sets ret, panicked and the message's first byte */
 		s->var->apply(op, &s->res);
 		/* on the baseline's path: update_same() compares in place */
 		if (!s->same)
 			s->var->snapshot(s->after);
 		if (s->res_ring)
-			s->res_ring[k % LAZY_RING] = s->res;
+			keep_result(&s->res_ring[k % LAZY_RING], &s->res);
 	}
 	r->slot[0].applied = k + 1;
 }
@@ -366,7 +377,6 @@ static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
 
 		if (a->res.panicked || b->res.panicked || b->same)
 			continue;
-		memset(&d, 0, sizeof(d));
 		/* a difference below min_class is dropped: no text for it */
 		c = mbd_compare_text(&a->res, a->after, &b->res, b->after, &d,
 				     r->opts.min_class);
@@ -410,7 +420,6 @@ static void oracle_all(struct mbd_runner *r, size_t k, const struct mbd_op *op,
 			s->oracle_behind = true;
 			continue;
 		}
-		memset(&of, 0, sizeof(of));
 		/* only a baseline fault is kept below min_class */
 		c = mbd_oracle_step_text(s->oracle, op, s->before, s->after,
 					 &s->res, &of,

@@ -63,7 +63,8 @@ struct mbd_variant {
 	const char *summary;   /* one line for `mbdiff list` */
 	/* Back to the boot state described by cfg. Cheap: called per input. */
 	void (*reset)(const struct mbd_config *cfg, int verbose);
-	/* Run one call; never returns through a panic (it is caught). */
+	/* Run one call; never returns through a panic (it is caught). Sets
+	 * ret, panicked and the message (at least its first byte). */
 	void (*apply)(const struct mbd_op *op, struct mbd_result *res);
 	/* Copy both region arrays and the counters into out (buffers grow). */
 	void (*snapshot)(struct mbd_state *out);

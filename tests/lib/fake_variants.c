@@ -168,6 +168,8 @@ static void model_apply(struct fake_model *m, const struct mbd_op *op,
 			     m->prev.base == op->base;
 
 	res->ret = 0;
+	res->panicked = false;
+	res->panic_msg[0] = '\0';
 	switch (op->kind) {
 	case MBD_OP_ADD:
 		if (op->size == MBD_FAKE_PANIC_SIZE &&
