@@ -233,8 +233,8 @@ if ((perf)); then
 	# inclusive share of every symbol of that name (each variant has its own copy)
 	share() { awk -v s="$1" '$NF == s { gsub("%", "", $1); t += $1 } END { printf "%.1f\n", t }' "$dir/report.txt"; }
 	all=$(share LLVMFuzzerTestOneInput)
-	for s in LLVMFuzzerTestOneInput mbd_glue_apply mbd_glue_snapshot mbd_glue_reset \
-		mbd_oracle_step mbd_compare mbd_decode_input; do
+	for s in LLVMFuzzerTestOneInput mbd_glue_apply mbd_glue_snapshot mbd_glue_same_as \
+		mbd_glue_reset mbd_oracle_step_text mbd_compare_text mbd_decode_input; do
 		p=$(share "$s")
 		perf_rows+=("| \`$s\` | $p | $(awk -v p="$p" -v a="$all" 'BEGIN { printf "%.1f", (a > 0 ? 100 * p / a : 0) }') |")
 	done

@@ -192,8 +192,10 @@ static int settle(const struct mbd_runner *r, size_t upto, struct mbd_verdict *v
 
 		if (res->panicked)
 			continue;
-		c = mbd_oracle_step(s->oracle, op, &s->ring[j % LAZY_RING],
-				    &s->ring[(j + 1) % LAZY_RING], res, &of);
+		/* a baseline fault is kept at any class: all text */
+		c = mbd_oracle_step_text(s->oracle, op, &s->ring[j % LAZY_RING],
+					 &s->ring[(j + 1) % LAZY_RING], res, &of,
+					 MBD_CLASS_NONE);
 		if (c == MBD_CLASS_NONE || !v)
 			continue;
 		snprintf(msg, sizeof(msg), "oracle %s/%s: %.200s",
