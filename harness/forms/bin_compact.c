@@ -9,9 +9,9 @@
  * (mbd_mutate.h): libFuzzer's -max_len and len_control count bytes, and a
  * literal range op takes 13 bytes where reuse takes 3 to 5.
  */
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
+#include <threads.h>
 
 #include "bin_layout.h"
 #include "mbd_bin.h"
@@ -322,75 +322,81 @@ static void add_extremes(struct cands *cs, uint32_t hit)
 }
 
 /*
- * Most operands equal no extreme, and the 32-slot scans below were a
- * third of the encoder's own time. A 256-bit filter of each table (the
- * size table as three: slots that are a value, value - base, value +
- * base) says "none" in a few instructions, and false positives only cost
- * the scan. Built once from the decoder's tables, so it cannot go stale.
+ * Which extremes equal v, by lookup: the 32-slot scans were a third of the
+ * encoder's own time. One small hash table per kind of slot maps a value
+ * to the slots holding it: the address table, and the size table as three
+ * (a slot is at[p], at[p] - base or at[p] + base). Built once from the
+ * decoder's tables, so it cannot go stale.
  */
-enum { F_ADDR, F_SIZE, F_SIZE_MINUS, F_SIZE_PLUS, F_N };
+#ifndef MBD_COMPACT_NO_SHORTCUTS /* test_compact_paths: the scans */
+enum { X_ADDR, X_SIZE, X_SIZE_MINUS, X_SIZE_PLUS, X_N };
 
-static _Atomic uint64_t filter[F_N][4];
-static atomic_bool filter_ready;
+#define X_SLOTS 64u /* a power of two, twice the 32 values */
 
-static unsigned filter_hash(uint64_t v)
+struct xslot {
+	uint64_t key;
+	uint32_t hits; /* bit p: slot p holds key */
+	bool used;
+};
+
+static struct xslot xtab[X_N][X_SLOTS];
+static bool size_scan; /* a size mask neither 0 nor ~0: scan instead */
+static once_flag xtab_once = ONCE_FLAG_INIT;
+
+static unsigned x_hash(uint64_t v)
 {
-	return (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> 56);
+	return (unsigned)((v * 0x9e3779b97f4a7c15ULL) >> 58) & (X_SLOTS - 1);
 }
 
-static void filter_add(uint64_t f[4], uint64_t v)
+static void x_add(struct xslot *t, uint64_t key, unsigned p)
 {
-	unsigned h = filter_hash(v);
+	unsigned i = x_hash(key);
 
-	f[h >> 6] |= 1ULL << (h & 63);
+	while (t[i].used && t[i].key != key)
+		i = (i + 1) & (X_SLOTS - 1);
+	t[i].used = true;
+	t[i].key = key;
+	t[i].hits |= 1u << p;
 }
 
-static void filter_build(void)
+static void x_build(void)
 {
-	uint64_t f[F_N][4] = { { 0 } };
+	const struct mbd_bin_size_ext *e = &mbd_bin_size_ext;
 
 	for (unsigned p = 0; p < 32; p++) {
-		const struct mbd_bin_size_ext *e = &mbd_bin_size_ext;
-
-		filter_add(f[F_ADDR], mbd_bin_addr_extreme[p]);
+		x_add(xtab[X_ADDR], mbd_bin_addr_extreme[p], p);
 		/* size_extreme(p, base) = at + (base & plus) - (base & minus) */
 		if ((e->plus[p] && e->plus[p] != ~0ULL) ||
 		    (e->minus[p] && e->minus[p] != ~0ULL))
-			memset(f[F_SIZE], 0xff, sizeof(f[F_SIZE])); /* no shortcut */
+			size_scan = true;
 		else if (e->plus[p] == e->minus[p])
-			filter_add(f[F_SIZE], e->at[p]);
+			x_add(xtab[X_SIZE], e->at[p], p);
 		else if (e->minus[p])
-			filter_add(f[F_SIZE_MINUS], e->at[p]);
+			x_add(xtab[X_SIZE_MINUS], e->at[p], p);
 		else
-			filter_add(f[F_SIZE_PLUS], e->at[p]);
+			x_add(xtab[X_SIZE_PLUS], e->at[p], p);
 	}
-	/* threads racing here store the same words */
-	for (unsigned k = 0; k < F_N; k++)
-		for (unsigned w = 0; w < 4; w++)
-			atomic_store_explicit(&filter[k][w], f[k][w], memory_order_relaxed);
-	atomic_store_explicit(&filter_ready, true, memory_order_release);
 }
 
-static bool maybe(unsigned k, uint64_t v)
+static uint32_t x_get(unsigned k, uint64_t key)
 {
-	unsigned h = filter_hash(v);
+	const struct xslot *t = xtab[k];
 
-#ifdef MBD_COMPACT_NO_SHORTCUTS
-	return true; /* tests/forms/test_compact_paths.c: the full scans */
-#endif
-	if (!atomic_load_explicit(&filter_ready, memory_order_acquire))
-		filter_build();
-	return atomic_load_explicit(&filter[k][h >> 6], memory_order_relaxed) >>
-	       (h & 63) & 1;
+	for (unsigned i = x_hash(key); t[i].used; i = (i + 1) & (X_SLOTS - 1))
+		if (t[i].key == key)
+			return t[i].hits;
+	return 0;
 }
+#endif
 
-/* Which extremes equal v: branch-free, so the compiler vectorizes it. */
 static uint32_t addr_extreme_hits(uint64_t v)
 {
 	uint32_t hit = 0;
 
-	if (!maybe(F_ADDR, v))
-		return 0;
+#ifndef MBD_COMPACT_NO_SHORTCUTS
+	call_once(&xtab_once, x_build);
+	return x_get(X_ADDR, v);
+#endif
 	for (unsigned p = 0; p < 32; p++)
 		hit |= (uint32_t)(mbd_bin_addr_extreme[p] == v) << p;
 	return hit;
@@ -402,9 +408,12 @@ static uint32_t size_extreme_hits(uint64_t base, uint64_t v)
 {
 	uint32_t hit = 0;
 
-	if (!maybe(F_SIZE, v) && !maybe(F_SIZE_MINUS, v + base) &&
-	    !maybe(F_SIZE_PLUS, v - base))
-		return 0;
+#ifndef MBD_COMPACT_NO_SHORTCUTS
+	call_once(&xtab_once, x_build);
+	if (!size_scan)
+		return x_get(X_SIZE, v) | x_get(X_SIZE_MINUS, v + base) |
+		       x_get(X_SIZE_PLUS, v - base);
+#endif
 	for (unsigned p = 0; p < 32; p++)
 		hit |= (uint32_t)(mbd_bin_size_extreme(p, base) == v) << p;
 	return hit;

@@ -498,6 +498,8 @@ void mbd_bin_start(struct sdec *d, const uint8_t *data, size_t size,
 	decode_config(d, dec, c);
 }
 
+/* Zeroed, then only the fields of the op's shape set: normalized as
+ * mbd_op_normalize() has it (test_compact_paths checks), without a call. */
 void mbd_bin_next_op(struct sdec *d, enum mbd_decoder dec, struct mbd_op *op)
 {
 	memset(op, 0, sizeof(*op));
@@ -505,7 +507,6 @@ void mbd_bin_next_op(struct sdec *d, enum mbd_decoder dec, struct mbd_op *op)
 		decode_op_naive(&d->r, op);
 	else
 		decode_op_structured(d, op);
-	mbd_op_normalize(op);
 }
 
 void mbd_bin_decode(const uint8_t *data, size_t size, enum mbd_decoder dec,

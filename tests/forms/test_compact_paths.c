@@ -9,7 +9,8 @@
  *   fresh encode writes the same: the common prefix, and after a call
  *   changed in place (same ring pushes) the calls after it;
  * - the entry for normalized ops writes what the general one writes, and
- *   stopped at a byte budget, the calls that fit it.
+ *   stopped at a byte budget, the calls that fit it;
+ * - both decoders give normalized calls (the decoder does not normalize).
  */
 /* the real entries first: the copy below renames its own */
 #include "mbd_bin.h"
@@ -30,6 +31,7 @@
 #define N_TRACES 20000
 
 static uint64_t rng = 0x9b05688c2b3e6c1fULL;
+static int decoded_normal = 1;
 
 static uint64_t rnd(void)
 {
@@ -85,6 +87,22 @@ static int budget_agrees(const struct mbd_trace *t, const struct enc_out *full,
 	return 0;
 }
 
+/* Every call of t is as mbd_op_normalize() leaves it. */
+static int normalized(const struct mbd_trace *t)
+{
+	for (size_t i = 0; i < t->n_ops; i++) {
+		struct mbd_op n = t->ops[i];
+
+		mbd_op_normalize(&n);
+		if (memcmp(&n, &t->ops[i], sizeof(n)) != 0) {
+			fprintf(stderr, "decoded %s is not normalized\n",
+				mbd_op_name(t->ops[i].kind));
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* A trace of random calls, operands drawn the way the decoder draws them. */
 static void random_trace(struct mbd_trace *t)
 {
@@ -93,7 +111,10 @@ static void random_trace(struct mbd_trace *t)
 
 	for (size_t i = 0; i < n; i++)
 		in[i] = (uint8_t)rnd();
+	mbd_bin_decode(in, n, MBD_DECODER_NAIVE, t);
+	decoded_normal &= normalized(t);
 	mbd_bin_decode(in, n, MBD_DECODER_STRUCTURED, t);
+	decoded_normal &= normalized(t);
 	if (t->n_ops > MBD_FUZZ_MAX_OPS)
 		t->n_ops = MBD_FUZZ_MAX_OPS;
 }
@@ -196,6 +217,7 @@ int main(void)
 	MBD_CHECK(hints);
 	MBD_CHECK(normals);
 	MBD_CHECK(budgets);
+	MBD_CHECK(decoded_normal);
 	/* the traces were encodable, and edits changed their lengths */
 	MBD_CHECK(encoded > N_TRACES * 9 / 10);
 	MBD_CHECK(shorter > 0);
