@@ -9,6 +9,7 @@
  * (mbd_mutate.h): libFuzzer's -max_len and len_control count bytes, and a
  * literal range op takes 13 bytes where reuse takes 3 to 5.
  */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 #include <threads.h>
@@ -342,6 +343,7 @@ struct xslot {
 static struct xslot xtab[X_N][X_SLOTS];
 static bool size_scan; /* a size mask neither 0 nor ~0: scan instead */
 static once_flag xtab_once = ONCE_FLAG_INIT;
+static atomic_bool xtab_ready; /* call_once is a libc call each time */
 
 static unsigned x_hash(uint64_t v)
 {
@@ -376,6 +378,14 @@ static void x_build(void)
 		else
 			x_add(xtab[X_SIZE_PLUS], e->at[p], p);
 	}
+	/* the tables are whole: later callers skip call_once */
+	atomic_store_explicit(&xtab_ready, true, memory_order_release);
+}
+
+static void x_ready(void)
+{
+	if (!atomic_load_explicit(&xtab_ready, memory_order_acquire))
+		call_once(&xtab_once, x_build);
 }
 
 static uint32_t x_get(unsigned k, uint64_t key)
@@ -394,7 +404,7 @@ static uint32_t addr_extreme_hits(uint64_t v)
 	uint32_t hit = 0;
 
 #ifndef MBD_COMPACT_NO_SHORTCUTS
-	call_once(&xtab_once, x_build);
+	x_ready();
 	return x_get(X_ADDR, v);
 #endif
 	for (unsigned p = 0; p < 32; p++)
@@ -409,7 +419,7 @@ static uint32_t size_extreme_hits(uint64_t base, uint64_t v)
 	uint32_t hit = 0;
 
 #ifndef MBD_COMPACT_NO_SHORTCUTS
-	call_once(&xtab_once, x_build);
+	x_ready();
 	if (!size_scan)
 		return x_get(X_SIZE, v) | x_get(X_SIZE_MINUS, v + base) |
 		       x_get(X_SIZE_PLUS, v - base);

@@ -631,6 +631,12 @@ static void load(struct mbd_mutator *m, const uint8_t *data, size_t size,
 	m->n = t->n_ops < MAX_OPS ? t->n_ops : MAX_OPS;
 	if (m->n)
 		memcpy(m->ops, t->ops, m->n * sizeof(m->ops[0]));
+	/* a text trace's calls may carry fields of no use to their shape;
+	 * decoded and last calls are normalized, and every mutation keeps
+	 * them so (emit() relies on it) */
+	if (t == &m->in)
+		for (size_t i = 0; i < m->n; i++)
+			mbd_op_normalize(&m->ops[i]);
 	if (l) {
 		/* what this load gave, for the next load of the same bytes */
 		l->h = h;
@@ -688,9 +694,8 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 		else
 			delete_at(m, i);
 	t.n_ops = m->n;
-	/* once here, for the encoder and keep_last() */
-	for (size_t i = 0; i < m->n; i++)
-		mbd_op_normalize(&m->ops[i]);
+	/* the calls are normalized (load() and every mutation keep them so),
+	   as the encoder's entry for them and keep_last() want */
 	/* the calls past max bytes are not encoded: they would be cut */
 	if (m->dec == MBD_DECODER_STRUCTURED)
 		full = mbd_bin_encode_compact_normal(&t, m->buf, sizeof(m->buf),
