@@ -76,6 +76,7 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 				  size_t n, const struct mbd_runner_opts *o)
 {
 	struct mbd_runner *r;
+	const char *strict;
 
 	if (!variants || n == 0 || !mbd_variants_distinct(variants, n))
 		return NULL;
@@ -94,8 +95,9 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 	r->n = n;
 	r->lazy = r->opts.lazy_baseline_oracle && r->opts.oracle &&
 		  r->opts.skip_baseline_faults && n > 1;
-	r->strict = getenv("MBDIFF_RESET_CHECK") && *getenv("MBDIFF_RESET_CHECK") &&
-		    strcmp(getenv("MBDIFF_RESET_CHECK"), "0") != 0;
+	/* set and not "0", as the variants' reset reads it (kcompat_rt.c) */
+	strict = getenv("MBDIFF_RESET_CHECK");
+	r->strict = strict && *strict && strcmp(strict, "0") != 0;
 	for (size_t i = 0; i < n; i++) {
 		struct mbd_slot *s = &r->slot[i];
 
