@@ -155,11 +155,6 @@ static void set_detail(struct mbd_verdict *v, const char *s)
 	v->detail[len] = '\0';
 }
 
-static bool state_equal(const struct mbd_state *a, const struct mbd_state *b)
-{
-	return mbd_state_equal(a, b);
-}
-
 static bool result_equal(const struct mbd_result *a, const struct mbd_result *b)
 {
 	return a->ret == b->ret && a->panicked == b->panicked &&
@@ -235,7 +230,7 @@ static void check_same_as(struct mbd_slot *b, const struct mbd_slot *a)
 	bool copied, in_place;
 
 	b->var->snapshot(b->after);
-	copied = state_equal(a->after, b->after);
+	copied = mbd_state_equal(a->after, b->after);
 	in_place = b->var->same_as(a->after);
 	if (copied == in_place)
 		return;
@@ -300,7 +295,7 @@ static void reset_all(struct mbd_runner *r, const struct mbd_trace *t)
 			mbd_oracle_reset(s->oracle, cfg);
 		s->oracle_behind = false;
 		s->same = i > 0 && s->var->kver == r->slot[0].var->kver &&
-			  state_equal(s->after, r->slot[0].after);
+			  mbd_state_equal(s->after, r->slot[0].after);
 	}
 }
 

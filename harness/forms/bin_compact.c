@@ -196,7 +196,7 @@ static bool rf_near(struct rfilt *f, const struct ring *g, uint64_t x,
 	uint64_t lo = x - below;
 
 #ifdef MBD_COMPACT_NO_SHORTCUTS
-	return true;
+	return true; /* test_compact_paths: every scan */
 #endif
 	rf_sync(f, g);
 	return rf_has(f, lo) || rf_has(f, lo + (1ULL << GRANULE_SHIFT)) ||
@@ -401,15 +401,16 @@ static uint32_t x_get(unsigned k, uint64_t key)
 
 static uint32_t addr_extreme_hits(uint64_t v)
 {
+#ifdef MBD_COMPACT_NO_SHORTCUTS
 	uint32_t hit = 0;
 
-#ifndef MBD_COMPACT_NO_SHORTCUTS
-	x_ready();
-	return x_get(X_ADDR, v);
-#endif
 	for (unsigned p = 0; p < 32; p++)
 		hit |= (uint32_t)(mbd_bin_addr_extreme[p] == v) << p;
 	return hit;
+#else
+	x_ready();
+	return x_get(X_ADDR, v);
+#endif
 }
 
 /* Slot p holds at[p] + (base & plus[p]) - (base & minus[p]): equal to v
@@ -424,6 +425,7 @@ static uint32_t size_extreme_hits(uint64_t base, uint64_t v)
 		return x_get(X_SIZE, v) | x_get(X_SIZE_MINUS, v + base) |
 		       x_get(X_SIZE_PLUS, v - base);
 #endif
+	/* test_compact_paths, or a table this lookup cannot hold */
 	for (unsigned p = 0; p < 32; p++)
 		hit |= (uint32_t)(mbd_bin_size_extreme(p, base) == v) << p;
 	return hit;
@@ -529,13 +531,19 @@ struct enc {
 	bool trust;
 };
 
-/* d from the start of data; the filters start empty with the rings. */
+/* The filters empty (they fill from the rings when next asked). */
+static void enc_reset(struct enc *e)
+{
+	memset(e->rf, 0, sizeof(e->rf));
+	e->trust = false;
+}
+
+/* d from the start of data. */
 static void enc_start(struct enc *e, const uint8_t *data, size_t size,
 		      struct mbd_config *c)
 {
 	mbd_bin_start(&e->d, data, size, MBD_DECODER_STRUCTURED, c);
-	memset(e->rf, 0, sizeof(e->rf));
-	e->trust = false;
+	enc_reset(e);
 }
 
 /* Output buffer; full means the encoding does not fit. */
@@ -718,8 +726,7 @@ static void take_back(struct enc *e, const struct sdec *h, const uint32_t n[RF_N
 	e->d.ends_low.n = n[RF_LOW];
 	e->d.ends_all.n = n[RF_ALL];
 	e->d.lens.n = n[RF_LENS];
-	memset(e->rf, 0, sizeof(e->rf));
-	e->trust = false;
+	enc_reset(e);
 }
 
 /* Take back the pushes of the call e decoded since counts n; o holds the
@@ -848,47 +855,46 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		return (long)o.n;
 	for (size_t i = 0; i < t->n_ops; i++) {
 		struct mbd_op op = t->ops[i], hop;
-		size_t from = o.n, hfrom = h.r.pos;
+		size_t from = o.n;
 		uint32_t n[RF_N] = { 0, 0, 0 };
+		bool kept = false;
 
 		if (!normal)
 			mbd_op_normalize(&op);
 		if (op.kind >= MBD_OP__COUNT)
 			return -1;
 		if (live) {
+			size_t hfrom = h.r.pos;
+
 			ring_counts(&h, n);
 			mbd_bin_next_op(&h, MBD_DECODER_STRUCTURED, &hop);
 			/* a call cut short by the end reads zeros: not the hint's */
 			live = h.r.pos <= hint_len;
-			if (live && memcmp(&hop, &op, sizeof(op)) == 0) {
+			kept = live && memcmp(&hop, &op, sizeof(op)) == 0;
+			if (kept) {
 				put(&o, hint + hfrom, h.r.pos - hfrom);
 				if (o.full || (cur && !decodes_to(&e.d, &o, from, &op)))
 					return -1;
-				if (ends)
-					ends[i + 1] = o.n;
-				if (o.n > fit) {
-					*n_fit = i;
-					return (long)from;
-				}
-				continue;
-			}
-			if (!cur)
+			} else if (!cur) {
 				take_back(&e, &h, n, &o, i);
-			cur = true;
+				cur = true;
+			}
 		}
-		if (!put_call(&o, &e, &op, i))
-			return -1;
+		if (!kept) {
+			if (!put_call(&o, &e, &op, i))
+				return -1;
+			/* the same pushes: h again stands for a reader of buf */
+			if (live && same_pushes(&e.d, &h, n))
+				cur = false;
+			else
+				live = false;
+		}
 		if (ends)
 			ends[i + 1] = o.n;
 		if (o.n > fit) {
 			*n_fit = i;
 			return (long)from;
 		}
-		/* the same pushes: h again stands for a reader of buf */
-		if (live && same_pushes(&e.d, &h, n))
-			cur = false;
-		else
-			live = false;
 	}
 	*n_fit = t->n_ops;
 	return (long)o.n;

@@ -661,7 +661,7 @@ static long plain_len(struct mbd_mutator *m, size_t k, uint8_t **bytes)
 
 /*
  * out[0..len) is the compact form of the config and the first k calls
- * (normalized by emit()): keep both, as mbd_bin_decode() gives them back.
+ * (normalized: see load()): keep both, as mbd_bin_decode() gives them back.
  */
 static void keep_last(struct mbd_mutator *m, const uint8_t *out, size_t len,
 		      size_t k)
@@ -695,8 +695,8 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 			delete_at(m, i);
 	t.n_ops = m->n;
 	/* the calls are normalized (load() and every mutation keep them so),
-	   as the encoder's entry for them and keep_last() want */
-	/* the calls past max bytes are not encoded: they would be cut */
+	   as this entry and keep_last() want; those past max bytes are not
+	   encoded, they would be cut */
 	if (m->dec == MBD_DECODER_STRUCTURED)
 		full = mbd_bin_encode_compact_normal(&t, m->buf, sizeof(m->buf),
 						     m->ends, hint, hint_len, max, &k);

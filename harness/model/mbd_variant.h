@@ -68,8 +68,8 @@ struct mbd_variant {
 	void (*apply)(const struct mbd_op *op, struct mbd_result *res);
 	/* Copy both region arrays and the counters into out (buffers grow). */
 	void (*snapshot)(struct mbd_state *out);
-	/* Would snapshot() copy exactly s (every field the runner's
-	 * state_equal() compares)? Reads the arrays in place: the runner
+	/* Would snapshot() copy exactly s (every field mbd_state_equal()
+	 * compares)? Reads the arrays in place: the runner
 	 * asks it after each call of a variant still on the baseline's path,
 	 * instead of copying and comparing. */
 	bool (*same_as)(const struct mbd_state *s);

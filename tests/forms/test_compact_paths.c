@@ -10,7 +10,8 @@
  *   changed in place (same ring pushes) the calls after it;
  * - the entry for normalized ops writes what the general one writes, and
  *   stopped at a byte budget, the calls that fit it;
- * - both decoders give normalized calls (the decoder does not normalize).
+ * - both decoders give normalized calls (the decoder does not normalize);
+ * - a hinted encode past a ring's capacity (a limit and 64 ranges).
  */
 /* the real entries first: the copy below renames its own */
 #include "mbd_bin.h"
@@ -101,6 +102,38 @@ static int normalized(const struct mbd_trace *t)
 		}
 	}
 	return 1;
+}
+
+/*
+ * A limit and MBD_FUZZ_MAX_OPS ranges push one value more than a ring
+ * holds: a hinted encode whose last call changed must read its output
+ * again (take_back() past N_RING) and still write what a fresh one does.
+ */
+static int full_rings_agree(void)
+{
+	static struct enc_out first, fresh, hinted;
+	struct mbd_trace t;
+	struct mbd_op op;
+	int ok;
+
+	mbd_trace_init(&t);
+	t.cfg.limit = 0x40000000;
+	memset(&op, 0, sizeof(op));
+	op.kind = MBD_OP_ADD;
+	for (unsigned i = 0; i < MBD_FUZZ_MAX_OPS; i++) {
+		op.base = 0x100000ULL * (i + 1) + 0x1000ULL * (i % 7);
+		op.size = 0x3000 + 0x1000ULL * (i % 5);
+		mbd_trace_push(&t, &op, 0);
+	}
+	first.len = mbd_bin_encode_compact(&t, first.b, sizeof(first.b), first.ends);
+	t.ops[MBD_FUZZ_MAX_OPS - 1].base += MBD_PAGE_SIZE;
+	fresh.len = mbd_bin_encode_compact(&t, fresh.b, sizeof(fresh.b), fresh.ends);
+	hinted.len = mbd_bin_encode_compact_from(&t, hinted.b, sizeof(hinted.b),
+						 hinted.ends, first.b, (size_t)first.len);
+	ok = first.len > 0 && fresh.len > 0 &&
+	     agree(&fresh, &hinted, &t, -1, "full rings", "the hint changed the encoding");
+	mbd_trace_free(&t);
+	return ok;
 }
 
 /* A trace of random calls, operands drawn the way the decoder draws them. */
@@ -218,6 +251,7 @@ int main(void)
 	MBD_CHECK(normals);
 	MBD_CHECK(budgets);
 	MBD_CHECK(decoded_normal);
+	MBD_CHECK(full_rings_agree());
 	/* the traces were encodable, and edits changed their lengths */
 	MBD_CHECK(encoded > N_TRACES * 9 / 10);
 	MBD_CHECK(shorter > 0);
