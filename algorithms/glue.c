@@ -499,6 +499,21 @@ static void MBD_KC_NO_COVERAGE mbd_glue_snapshot(struct mbd_state *out)
 #define MBD_VARIANT_KVER 0
 #endif
 
+#ifdef MBD_VARIANT_OWN_COVERAGE
+/*
+ * The bounds of this object's counter and PC-table sections: the build
+ * renames the sections to ones of this variant alone and these symbols to
+ * the linker's __start_/__stop_ symbols of those (cmake/MbdVariants.cmake).
+ */
+extern uint8_t mbd_own_cov_counters[] __attribute__((weak, visibility("hidden")));
+extern uint8_t mbd_own_cov_counters_end[] __attribute__((weak, visibility("hidden")));
+extern const uintptr_t mbd_own_cov_pcs[] __attribute__((weak, visibility("hidden")));
+extern const uintptr_t mbd_own_cov_pcs_end[] __attribute__((weak, visibility("hidden")));
+#define MBD_OWN_COV(sym) sym
+#else
+#define MBD_OWN_COV(sym) NULL
+#endif
+
 const struct mbd_variant MBD_DESC = {
 	.name = MBD_VARIANT_NAME,
 	.kind = MBD_VARIANT_KIND,
@@ -509,4 +524,8 @@ const struct mbd_variant MBD_DESC = {
 	.apply = mbd_glue_apply,
 	.snapshot = mbd_glue_snapshot,
 	.same_as = mbd_glue_same_as,
+	.cov_counters = MBD_OWN_COV(mbd_own_cov_counters),
+	.cov_counters_end = MBD_OWN_COV(mbd_own_cov_counters_end),
+	.cov_pcs = MBD_OWN_COV(mbd_own_cov_pcs),
+	.cov_pcs_end = MBD_OWN_COV(mbd_own_cov_pcs_end),
 };

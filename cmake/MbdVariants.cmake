@@ -412,6 +412,25 @@ function(mbd_add_variant_objects suffix launcher outvar)
 		if(launcher)
 			set_target_properties(${raw} PROPERTIES C_COMPILER_LAUNCHER "${launcher}")
 		endif()
+		# libFuzzer builds: the counters and PC table of a counted variant
+		# in sections of its own, which libFuzzer scans only once a target
+		# runs the variant (harness/model/variant_cov.c). The object's
+		# constructor keeps a name of its own (it is a COMDAT group that
+		# the linker would keep once for all objects) and calls no-ops.
+		set(own_cov "")
+		if(MBDIFF_FUZZ AND NOT uncounted)
+			target_compile_definitions(${raw} PRIVATE MBD_VARIANT_OWN_COVERAGE=1)
+			set(own_cov
+				--rename-section "__sancov_cntrs=__sancov_cntrs_${id}"
+				--rename-section "__sancov_pcs=__sancov_pcs_${id}"
+				--redefine-sym "mbd_own_cov_counters=__start___sancov_cntrs_${id}"
+				--redefine-sym "mbd_own_cov_counters_end=__stop___sancov_cntrs_${id}"
+				--redefine-sym "mbd_own_cov_pcs=__start___sancov_pcs_${id}"
+				--redefine-sym "mbd_own_cov_pcs_end=__stop___sancov_pcs_${id}"
+				--redefine-sym "sancov.module_ctor_8bit_counters=mbd_cov_ctor_${id}"
+				--redefine-sym "__sanitizer_cov_8bit_counters_init=mbd_cov_ctor_counters"
+				--redefine-sym "__sanitizer_cov_pcs_init=mbd_cov_ctor_pcs")
+		endif()
 
 		# Localize: only the descriptor stays global, so every variant's
 		# copy of memblock, memblock_can_resize, ... links side by side.
@@ -422,7 +441,7 @@ function(mbd_add_variant_objects suffix launcher outvar)
 		set(obj "${CMAKE_BINARY_DIR}/variant-objs/${MBD_V_${name}_FILE}${suffix}.o")
 		add_custom_command(
 			OUTPUT "${obj}"
-			COMMAND "${CMAKE_OBJCOPY}" ${rename} "--keep-global-symbol=mbd_variant_${id}"
+			COMMAND "${CMAKE_OBJCOPY}" ${rename} ${own_cov} "--keep-global-symbol=mbd_variant_${id}"
 				"--keep-global-symbol=${keep}" ${MBD_VARIANT_PAGE_ALIGN}
 				"$<TARGET_OBJECTS:${raw}>" "${obj}"
 			DEPENDS ${raw} "$<TARGET_OBJECTS:${raw}>"

@@ -136,16 +136,19 @@ static void setup(const struct mbd_fuzz_opts *o)
 	 * The baseline's edges are mostly the other variants' edges again:
 	 * libFuzzer would collect each twice per input. Its uncounted copy
 	 * runs the same code (docs/speed.md measured what it costs and
-	 * what it finds).
+	 * what it finds). A variant alone is the subject: counted.
 	 */
 	memcpy(vs, o->variants, o->n_variants * sizeof(vs[0]));
-	if (o->n_variants && !o->baseline_coverage) {
+	if (o->n_variants > 1 && !o->baseline_coverage) {
 		const struct mbd_variant *u = mbd_variant_uncounted(vs[0]);
 
 		uncounted = u != NULL;
 		if (u)
 			vs[0] = u;
 	}
+	/* libFuzzer reads the counters of these variants, not of all linked */
+	for (size_t i = 0; i < o->n_variants; i++)
+		mbd_variant_feed_coverage(vs[i]);
 	g.runner = mbd_runner_new(vs, o->n_variants, &ro);
 	if (!g.runner) {
 		fputs("mbdiff: cannot create the runner (out of memory)\n", stderr);

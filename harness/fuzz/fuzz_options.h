@@ -36,7 +36,8 @@ struct mbd_fuzz_opts {
 	enum mbd_fuzz_mutator mutator; /* --mutator=ops|bytes (libFuzzer only) */
 	/* --baseline-coverage=on|off: off (the default) runs the baseline
 	 * from its uncounted copy where the build has one (libFuzzer), so
-	 * only the variants under test feed coverage */
+	 * only the variants under test feed coverage; a variant alone
+	 * runs counted either way */
 	bool baseline_coverage;
 	struct mbd_runner_opts runner;
 	bool help;                /* --help was given */

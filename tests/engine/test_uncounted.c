@@ -37,23 +37,42 @@ static size_t random_trace(struct mbd_trace *tr)
 	return tr->n_ops;
 }
 
+/* Area k of the counters: the common section, then each variant's own
+ * (test_own_coverage); false past the last. */
+static bool counter_area(size_t k, uint8_t **start, uint8_t **stop)
+{
+	if (k == 0) {
+		*start = __start___sancov_cntrs;
+		*stop = __stop___sancov_cntrs;
+		return true;
+	}
+	if (k > mbd_variant_count())
+		return false;
+	*start = mbd_variants[k - 1]->cov_counters;
+	*stop = mbd_variants[k - 1]->cov_counters_end;
+	return true;
+}
+
 /* Counters set by running tr on v alone, from all zero. */
 static size_t counters_set(const struct mbd_variant *v, const struct mbd_trace *tr)
 {
 	struct mbd_result res;
+	uint8_t *start, *stop;
 	size_t n = 0;
 
 	v->reset(&tr->cfg, 0);
-	memset(__start___sancov_cntrs, 0,
-	       (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs));
+	for (size_t k = 0; counter_area(k, &start, &stop); k++)
+		if (start)
+			memset(start, 0, (size_t)(stop - start));
 	for (size_t i = 0; i < tr->n_ops; i++) {
 		memset(&res, 0, sizeof(res));
 		v->apply(&tr->ops[i], &res);
 		if (res.panicked)
 			break;
 	}
-	for (uint8_t *c = __start___sancov_cntrs; c < __stop___sancov_cntrs; c++)
-		n += *c != 0;
+	for (size_t k = 0; counter_area(k, &start, &stop); k++)
+		for (uint8_t *c = start; start && c < stop; c++)
+			n += *c != 0;
 	v->reset(&tr->cfg, 0);
 	return n;
 }

@@ -105,6 +105,12 @@ find)
 	check "the report has a divergence signature line" test -n "$sig"
 	# libFuzzer builds link the uncounted copies: the baseline feeds no coverage
 	check "the baseline runs uncounted (--baseline-coverage=off)" grep -q ', baseline uncounted$' "$log"
+	# libFuzzer reads the common counter section (the kcompat runtime) and
+	# those of the variants that run counted, not those of every variant
+	# linked in: one module each (harness/model/variant_cov.c)
+	n_var=$(tr ',' '\n' <<<"$variants" | grep -c .)
+	check "libFuzzer was given $n_var counter modules (common + $((n_var - 1)) counted)" \
+		grep -qE "^INFO: Loaded $n_var modules +\(" "$log"
 	crash=$(find "$work" -maxdepth 1 -name 'crash-*' -type f | head -n 1)
 	check "the input was saved under the work directory" test -n "$crash"
 	if [[ -n $crash && -n $sig ]]; then
@@ -199,6 +205,9 @@ options)
 	expect 0 "^Tested 1 files: Success!" --variants=reference,reference-twin --mutator=bytes "$work/empty"
 	expect 2 "--baseline-coverage=maybe: expected on or off" --baseline-coverage=maybe "$work/empty"
 	expect 0 "min-class capacity\$" --variants=reference,reference-twin --baseline-coverage=on "$work/empty"
+	# alone, a variant is the subject: its own code feeds the coverage
+	expect 0 "fuzz target reference, decoder structured, oracle on, min-class capacity\$" \
+		--variants=reference "$work/empty"
 	expect 2 "--variants needs a value" --variants "$work/empty"
 	expect 0 "^usage: " --help
 	expect 2 "^usage: " --variants=reference,reference-twin

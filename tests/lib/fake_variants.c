@@ -262,7 +262,8 @@ static void model_snapshot(const struct fake_model *m, struct mbd_state *out)
 	const struct mbd_variant mbd_fake_##id = {			\
 		name, kind, summary, id##_reset, id##_apply, id##_snapshot, \
 		id##_same_as, "v6.12",					\
-		MBD_KVER(6, 12)	/* reserves as v6.12 did */		\
+		MBD_KVER(6, 12),	/* reserves as v6.12 did */	\
+		NULL, NULL, NULL, NULL	/* no coverage counters */	\
 	}
 
 FAKE_VARIANT(good, "fake-good", MBD_KIND_REFERENCE, FM_GOOD,
