@@ -379,6 +379,20 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 	mbd_glue_note_arrays();
 }
 
+/*
+ * struct memblock_region and struct mbd_region hold the same fields at the
+ * same offsets, without padding, in every kernel so far: a snapshot then
+ * copies and compares regions as bytes. Otherwise field by field.
+ */
+#define MBD_FIELD_SAME(f)						\
+	(offsetof(struct memblock_region, f) == offsetof(struct mbd_region, f) && \
+	 sizeof(((struct memblock_region *)0)->f) == sizeof(((struct mbd_region *)0)->f))
+#define MBD_REGIONS_AS_BYTES						\
+	(sizeof(struct memblock_region) == sizeof(struct mbd_region) &&	\
+	 sizeof(struct mbd_region) == 2 * sizeof(u64) + 2 * sizeof(u32) && \
+	 MBD_FIELD_SAME(base) && MBD_FIELD_SAME(size) &&		\
+	 MBD_FIELD_SAME(flags) && MBD_FIELD_SAME(nid))
+
 /* The count a snapshot reports (*cnt) and how many regions it copies. */
 static size_t MBD_KC_NO_COVERAGE mbd_glue_copy_count(const struct memblock_type *type,
 						     size_t *cnt)
@@ -423,6 +437,10 @@ static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
 		out->empty_slot.flags = type->regions[0].flags;
 		out->empty_slot.nid = memblock_get_region_node(&type->regions[0]);
 	}
+	if (MBD_REGIONS_AS_BYTES) {
+		(memcpy)(out->regions, type->regions, n * sizeof(*out->regions));
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct memblock_region *r = &type->regions[i];
 
@@ -459,6 +477,8 @@ static bool MBD_KC_NO_COVERAGE mbd_glue_same_type(const struct mbd_type_state *s
 		   s->empty_slot.flags || s->empty_slot.nid) {
 		return false;
 	}
+	if (MBD_REGIONS_AS_BYTES)
+		return (memcmp)(s->regions, type->regions, n * sizeof(*s->regions)) == 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct memblock_region *r = &type->regions[i];
 		const struct mbd_region *x = &s->regions[i];
