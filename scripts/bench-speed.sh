@@ -14,7 +14,8 @@
 #     first divergence of class --div-class, libFuzzer -seed=1..--seeds,
 #     both plain builds, median;
 #  3. with --perf: where this tree's plain target spends its CPU (perf
-#     record -g, inclusive shares of the harness stages).
+#     record with DWARF call graphs, inclusive shares of the harness
+#     stages), over -seed=1..--perf-seeds.
 # The base tree is `git archive REV`, built in --work; this tree is built
 # there too, so nothing in build/ changes.
 #
@@ -32,6 +33,7 @@
 #   --div-class C     part 2 class (default warning)
 #   --div-runs N      part 2 cap in executions per seed (default 2000000)
 #   --perf            part 3
+#   --perf-seeds N    part 3 seeds (default 3)
 #   --new-cmake ARG   extra cmake argument for this tree's builds
 #                     (repeatable), e.g. an instrumentation choice
 #   --new-fuzz ARG    extra libFuzzer flag for this tree's runs (repeatable)
@@ -56,6 +58,7 @@ seeds=5
 div_class=warning
 div_runs=2000000
 perf=0
+perf_seeds=3
 new_cmake=()
 new_fuzz=()
 label="this tree"
@@ -78,6 +81,7 @@ while (($#)); do
 	--label | --label=*) mbd_optval "$@"; label=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--work | --work=*) mbd_optval "$@"; work=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--perf) perf=1; shift ;;
+	--perf-seeds | --perf-seeds=*) mbd_optval "$@"; perf_seeds=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
 	--no-build) build=0; shift ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	*) mbd_usage_error "unknown argument '$1'" ;;
@@ -85,7 +89,7 @@ while (($#)); do
 done
 mbd_check_variants "$variants"
 mbd_check_class "$div_class"
-for o in rounds runs asan_runs max_len div_runs; do
+for o in rounds runs asan_runs max_len div_runs perf_seeds; do
 	mbd_check_uint "--${o//_/-}" "${!o}"
 done
 mbd_check_uint --seeds "$seeds" 0
@@ -226,17 +230,36 @@ if ((perf)); then
 	dir=$work/perf
 	rm -rf -- "$dir"
 	mkdir -p "$dir"
-	perf record -q -g -o "$dir/perf.data" "$work/build-new-plain/fuzz_diff" "-runs=$runs" \
-		"-max_len=$max_len" -len_control=0 -seed=1 "${MBD_TARGET_ARGS[@]}" "${new_fuzz[@]}" \
-		>"$dir/log" 2>&1 || mbd_die "perf record failed: $(mbd_rel "$dir/log")"
-	perf report -i "$dir/perf.data" --children --sort sym --stdio -g none 2>/dev/null >"$dir/report.txt"
-	# inclusive share of every symbol of that name (each variant has its own copy)
-	share() { awk -v s="$1" '$NF == s { gsub("%", "", $1); t += $1 } END { printf "%.1f\n", t }' "$dir/report.txt"; }
-	all=$(share LLVMFuzzerTestOneInput)
-	for s in LLVMFuzzerTestOneInput mbd_glue_apply mbd_glue_snapshot mbd_glue_same_as \
-		mbd_glue_reset mbd_oracle_step_text mbd_compare_text mbd_decode_input; do
-		p=$(share "$s")
-		perf_rows+=("| \`$s\` | $p | $(awk -v p="$p" -v a="$all" 'BEGIN { printf "%.1f", (a > 0 ? 100 * p / a : 0) }') |")
+	syms=(LLVMFuzzerTestOneInput mbd_glue_apply mbd_glue_snapshot mbd_glue_same_as
+		mbd_glue_reset mbd_oracle_step_text mbd_compare_text mbd_decode_input)
+	declare -A of_proc=() of_target=()
+	# share REPORT SYMBOL: inclusive % of every symbol of that name (each
+	# variant has its own copy)
+	share() { awk -v s="$2" '$NF == s { gsub("%", "", $1); t += $1 } END { printf "%.1f\n", t }' "$1"; }
+	for ((s = 1; s <= perf_seeds; s++)); do
+		# DWARF call graphs: neither build keeps frame pointers, and
+		# frame-pointer chains skip the glue's and kernel code's frames
+		# (docs/speed.md, "Sixth pass")
+		perf record -q --call-graph dwarf,16384 -F 1000 -o "$dir/perf-$s.data" \
+			"$work/build-new-plain/fuzz_diff" "-runs=$runs" "-max_len=$max_len" \
+			-len_control=0 "-seed=$s" "${MBD_TARGET_ARGS[@]}" "${new_fuzz[@]}" \
+			>"$dir/log-$s" 2>&1 || mbd_die "perf record failed: $(mbd_rel "$dir/log-$s")"
+		perf report -i "$dir/perf-$s.data" --children --sort sym --stdio -g none \
+			2>/dev/null >"$dir/report-$s.txt"
+		all=$(share "$dir/report-$s.txt" LLVMFuzzerTestOneInput)
+		for sym in "${syms[@]}"; do
+			p=$(share "$dir/report-$s.txt" "$sym")
+			t=$(awk -v p="$p" -v a="$all" 'BEGIN { printf "%.1f", (a > 0 ? 100 * p / a : 0) }')
+			of_proc[$sym]+="$p "
+			of_target[$sym]+="$t "
+			if [[ $sym == mbd_glue_apply ]]; then
+				mbd_log "perf -seed=$s: variant calls $t% of LLVMFuzzerTestOneInput"
+			fi
+		done
+	done
+	mean() { awk '{ for (i = 1; i <= NF; i++) t += $i } END { printf "%.1f", NF ? t / NF : 0 }' <<<"$1"; }
+	for sym in "${syms[@]}"; do
+		perf_rows+=("| \`$sym\` | $(mean "${of_proc[$sym]}") | $(mean "${of_target[$sym]}") | ${of_target[$sym]% } |")
 	done
 fi
 
@@ -265,10 +288,10 @@ if ((${#div_rows[@]})); then
 fi
 if ((${#perf_rows[@]})); then
 	echo
-	echo "CPU of $label's plain target (perf record -g, $runs runs, inclusive; all copies of a name added):"
+	echo "CPU of $label's plain target (perf record --call-graph dwarf, $runs runs, -seed=1..$perf_seeds, inclusive; all copies of a name added; means over the seeds):"
 	echo
-	echo "| symbol | % of the process | % of LLVMFuzzerTestOneInput |"
-	echo "|---|---|---|"
+	echo "| symbol | % of the process | % of LLVMFuzzerTestOneInput | per seed |"
+	echo "|---|---|---|---|"
 	printf '%s\n' "${perf_rows[@]}"
 fi
 echo
