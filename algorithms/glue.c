@@ -438,7 +438,9 @@ static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
 		out->empty_slot.nid = memblock_get_region_node(&type->regions[0]);
 	}
 	if (MBD_REGIONS_AS_BYTES) {
-		(memcpy)(out->regions, type->regions, n * sizeof(*out->regions));
+		/* no buffer yet when there is nothing to copy */
+		if (n)
+			(memcpy)(out->regions, type->regions, n * sizeof(*out->regions));
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -478,7 +480,7 @@ static bool MBD_KC_NO_COVERAGE mbd_glue_same_type(const struct mbd_type_state *s
 		return false;
 	}
 	if (MBD_REGIONS_AS_BYTES)
-		return (memcmp)(s->regions, type->regions, n * sizeof(*s->regions)) == 0;
+		return !n || (memcmp)(s->regions, type->regions, n * sizeof(*s->regions)) == 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct memblock_region *r = &type->regions[i];
 		const struct mbd_region *x = &s->regions[i];
