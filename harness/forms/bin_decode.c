@@ -355,12 +355,15 @@ const uint8_t mbd_bin_op_start[MBD_OP__COUNT] = {
 	[MBD_OP_RESERVE_KERN] = 0xf4,
 };
 
+/* The last kind whose range starts at or below b: the starts rise, so it
+ * is how many of them after the first b reaches (no data-dependent loop:
+ * the encoder decodes every call it writes). */
 static uint32_t structured_kind(uint8_t b)
 {
-	uint32_t k = MBD_BIN_OPCODE_KINDS - 1;
+	uint32_t k = 0;
 
-	while (b < mbd_bin_op_start[k])
-		k--;
+	for (uint32_t i = 1; i < MBD_BIN_OPCODE_KINDS; i++)
+		k += b >= mbd_bin_op_start[i];
 	return k;
 }
 

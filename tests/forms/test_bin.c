@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bin_layout.h"
 #include "mbd_bin.h"
 #include "mbd_test.h"
 
 #define N_RANDOM 100000
 #define N_ROUND 20000
 #define N_STATS 50000
-#define TIB (1ULL << 40)
 
 static const enum mbd_decoder decs[2] = { MBD_DECODER_STRUCTURED,
 					  MBD_DECODER_NAIVE };
@@ -193,6 +193,18 @@ static void test_single_bytes(void)
 	MBD_CHECK(per_kind[MBD_OP_ALLOW_RESIZE] <= 6 && per_kind[MBD_OP_SLAB_UP] <= 6);
 	MBD_CHECK(per_kind[MBD_OP_TRIM] <= 6);
 	mbd_trace_free(&t);
+
+	/* each opcode byte: the last kind whose range starts at or below it */
+	int ok_kind = 1;
+
+	for (unsigned b = 0; b < 256; b++) {
+		uint32_t want = MBD_BIN_OPCODE_KINDS - 1;
+
+		while (b < mbd_bin_op_start[want])
+			want--;
+		ok_kind &= mbd_bin_kind_of((uint8_t)b) == want;
+	}
+	MBD_CHECK(ok_kind);
 }
 
 static void test_random(void)
