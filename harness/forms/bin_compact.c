@@ -656,6 +656,18 @@ static bool same_config(const struct mbd_config *a, const struct mbd_config *b)
 	       a->movable == b->movable && a->limit == b->limit;
 }
 
+/* Every field of a and b, as memcmp() would (no padding), without a
+ * library call: the encoder compares two calls for every call it writes. */
+_Static_assert(sizeof(struct mbd_op) == 4 * sizeof(uint32_t) + 6 * sizeof(uint64_t),
+	       "op_same() compares every field of struct mbd_op");
+static inline bool op_same(const struct mbd_op *a, const struct mbd_op *b)
+{
+	return a->kind == b->kind && a->base == b->base && a->size == b->size &&
+	       a->flags == b->flags && a->nid == b->nid && a->type == b->type &&
+	       a->align == b->align && a->start == b->start && a->end == b->end &&
+	       a->value == b->value;
+}
+
 /* Decode bytes [from, o->n) as the next op: it must be exactly want. */
 static bool decodes_to(struct sdec *d, const struct out *o, size_t from,
 		       const struct mbd_op *want)
@@ -666,7 +678,7 @@ static bool decodes_to(struct sdec *d, const struct out *o, size_t from,
 	d->r.n = o->n - from;
 	d->r.pos = 0;
 	mbd_bin_next_op(d, MBD_DECODER_STRUCTURED, &got);
-	return d->r.pos == d->r.n && memcmp(&got, want, sizeof(got)) == 0;
+	return d->r.pos == d->r.n && op_same(&got, want);
 }
 
 /* The three ring counts of d, to undo or compare what one call pushed. */
@@ -870,7 +882,7 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 			mbd_bin_next_op(&h, MBD_DECODER_STRUCTURED, &hop);
 			/* a call cut short by the end reads zeros: not the hint's */
 			live = h.r.pos <= hint_len;
-			kept = live && memcmp(&hop, &op, sizeof(op)) == 0;
+			kept = live && op_same(&hop, &op);
 			if (kept) {
 				put(&o, hint + hfrom, h.r.pos - hfrom);
 				if (o.full || (cur && !decodes_to(&e.d, &o, from, &op)))
