@@ -95,7 +95,8 @@ struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
 	r->n = n;
 	r->lazy = r->opts.lazy_baseline_oracle && r->opts.oracle &&
 		  r->opts.skip_baseline_faults && n > 1;
-	/* set and not "0", as the variants' reset reads it (kcompat_rt.c) */
+	/* set and not "0", as the variants' reset reads it (kcompat_rt.c,
+	   which parses its own: it also links alone into the kernel tests) */
 	strict = getenv("MBDIFF_RESET_CHECK");
 	r->strict = strict && *strict && strcmp(strict, "0") != 0;
 	for (size_t i = 0; i < n; i++) {
