@@ -56,8 +56,12 @@ static phys_addr_t MBD_KC_NO_COVERAGE mbd_glue_limit(u64 limit)
 /* The arrays in place now: their sizes are final (see mbd_kc_note_array). */
 static void MBD_KC_NO_COVERAGE mbd_glue_note_arrays(void)
 {
-	if (!mbd_kc.n_touched)
+	/* only a call that placed something (__va()) can have placed an
+	   array: each new entry is noted once, as every later note would
+	   find it sized already */
+	if (mbd_kc.n_touched == mbd_kc.n_noted)
 		return;
+	mbd_kc.n_noted = mbd_kc.n_touched;
 	mbd_kc_note_array(&mbd_kc, memblock.memory.regions,
 			  memblock.memory.max * sizeof(struct memblock_region));
 	mbd_kc_note_array(&mbd_kc, memblock.reserved.regions,
@@ -79,10 +83,9 @@ static __attribute__((noinline)) void MBD_KC_NO_COVERAGE mbd_glue_note_counts(vo
 		ARRAY_SIZE(memblock_memory_init_regions);
 	r = r < ARRAY_SIZE(memblock_reserved_init_regions) ? r + 1 :
 		ARRAY_SIZE(memblock_reserved_init_regions);
-	mbd_kc_wrote(&mbd_kc, memblock_memory_init_regions,
-		     m * sizeof(struct memblock_region));
-	mbd_kc_wrote(&mbd_kc, memblock_reserved_init_regions,
-		     r * sizeof(struct memblock_region));
+	/* boot arrays 0 and 1 (mbd_glue_boot_watch) */
+	mbd_kc_boot_wrote(&mbd_kc, 0, m * sizeof(struct memblock_region));
+	mbd_kc_boot_wrote(&mbd_kc, 1, r * sizeof(struct memblock_region));
 	/* an array in slab memory: its slots take plain stores too */
 	if (memblock.memory.regions != memblock_memory_init_regions)
 		mbd_kc_wrote(&mbd_kc, memblock.memory.regions,

@@ -28,7 +28,8 @@ if(MBDIFF_OSSFUZZ AND MBDIFF_FUZZ)
 	# fuzz_options.c alone reads MBD_FUZZ_BAKED_VARIANTS: the rest of the
 	# fuzz target is compiled once for all of them.
 	add_library(mbd_ossfuzz_common OBJECT "${MBD_FUZZ_DIR}/fuzz_diff.c"
-		"${MBD_FUZZ_DIR}/fuzz_keep.c" "${MBD_FUZZ_DIR}/fuzz_mutate.c")
+		"${MBD_FUZZ_DIR}/fuzz_keep.c" "${MBD_FUZZ_DIR}/fuzz_mutate.c"
+		"${MBD_FUZZ_DIR}/fuzz_lines.c")
 	mbd_harness_target(mbd_ossfuzz_common)
 	target_link_libraries(mbd_ossfuzz_common PRIVATE mbd_harness)
 	set(_manifest "")

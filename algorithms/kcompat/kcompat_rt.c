@@ -58,12 +58,25 @@ static MBD_KC_NO_COVERAGE void release(struct mbd_kc_ctx *c, uint64_t lo,
  */
 static MBD_KC_NO_COVERAGE void release_kept(struct mbd_kc_ctx *c)
 {
+	uint64_t lo = UINT64_MAX, hi = 0;
+
 	for (unsigned int i = 0; i < MBD_KC_KEPT; i++) {
 		if (c->kept_hi[i]) {
-			release(c, c->kept_lo[i], c->kept_hi[i]);
+			if (c->kept_lo[i] < lo)
+				lo = c->kept_lo[i];
+			if (c->kept_hi[i] > hi)
+				hi = c->kept_hi[i];
 			c->kept_hi[i] = 0;
 		}
 	}
+	/*
+	 * One call for all of them: thousands of scattered ranges took a
+	 * system call each. Only reset gets here, and after reset the whole
+	 * arena reads zero, so the pages between the ranges go too (a
+	 * range reset still has to zero is written again, and faults).
+	 */
+	if (hi > lo)
+		release(c, lo, hi);
 	c->n_kept = 0;
 	c->kept_pages = 0;
 }
@@ -198,6 +211,7 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 	c->n_heap_wr = 0;
 	c->heap_wr_all = false;
 	c->n_touched = 0;
+	c->n_noted = 0;
 	c->touched_lo = UINT64_MAX;
 	c->touched_hi = 0;
 	c->heap_next = MBD_KC_PHYS_LIMIT;

@@ -40,7 +40,7 @@
 
 /* Zeroed arena ranges kept mapped (a power of two: the hash set's size),
  * and the most pages they may hold before they are all released. */
-#define MBD_KC_KEPT 4096
+#define MBD_KC_KEPT 8192
 #define MBD_KC_KEPT_PAGES 8192
 /* memblock.memory's and memblock.reserved's static boot arrays */
 #define MBD_KC_BOOT_ARRAYS 2
@@ -69,6 +69,7 @@ struct mbd_kc_ctx {
 	uint64_t touched_pa[64]; /* addresses given to __va() since reset */
 	uint64_t touched_len[64]; /* bytes of the array there, 0: unknown */
 	unsigned int n_touched; /* entries used; more than 64 => lo..hi */
+	unsigned int n_noted;   /* n_touched at the glue's last array note */
 	uint64_t touched_lo;    /* lowest and highest __va() address */
 	uint64_t touched_hi;
 	uint64_t heap_next;     /* next free heap offset */
@@ -108,10 +109,10 @@ struct mbd_kc_ctx {
 };
 
 /*
- * A write of n bytes at d by the variant (memmove, memcpy, memset) or an
- * array count the glue saw: extends what reset zeroes in a boot array or
- * in the slab heap (where the glue also notes each region array in place
- * after a call, for the stores into its slots). The
+ * A write of n bytes at d by the variant (memmove, memcpy, memset), or a
+ * region array in the slab heap the glue notes after a call (for the
+ * stores into its slots): extends what reset zeroes in a boot array or in
+ * the heap. The glue notes the boot arrays' counts with mbd_kc_boot_wrote(). The
  * kernel writes its boot arrays only below a count it reached (every insert
  * memmoves up to the slot past its new last region first), so the largest
  * write end plus the counts after each call bound what an input wrote there.
@@ -119,6 +120,19 @@ struct mbd_kc_ctx {
  * edges of the variant's code and steer the fuzzer.
  */
 void mbd_kc_wrote(struct mbd_kc_ctx *c, const void *d, size_t n);
+
+/*
+ * Slots [0, bytes) of boot array i may have been written: the glue's note
+ * of a count after each call. Inline: the glue's callers have no coverage.
+ * An array not watched (boot_bytes 0) is left alone, as mbd_kc_wrote does.
+ */
+static inline void mbd_kc_boot_wrote(struct mbd_kc_ctx *c, unsigned int i, size_t bytes)
+{
+	if (bytes > c->boot_bytes[i])
+		bytes = c->boot_bytes[i];
+	if (bytes > c->boot_end[i])
+		c->boot_end[i] = bytes;
+}
 
 /*
  * Back to boot state: zeroes every arena byte written since the last reset

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "fuzz_keep.h"
+#include "fuzz_lines.h"
 #include "fuzz_options.h"
 #include "mbd_bin.h"
 #include "mbd_input.h"
@@ -189,6 +190,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (mbd_fuzz_opts_finish(&o, stderr))
 		bad_options();
 	setup(&o);
+	/* libFuzzer's status lines, one write each (--verbose: and how many) */
+	mbd_lines_for_libfuzzer(o.runner.verbose > 0);
 	return 0;
 }
 

@@ -111,8 +111,14 @@ const char *mbd_variant_kind_name(enum mbd_variant_kind k);
 /* State buffers (used by the variants' snapshot and by the runner). */
 void mbd_state_init(struct mbd_state *s);
 void mbd_state_free(struct mbd_state *s);
-/* Make room for n regions in t; returns 0 or -1 (then n_copied is capped). */
-int mbd_type_state_reserve(struct mbd_type_state *t, size_t n);
+/* Room for more than t has: out of line (state.c). */
+int mbd_type_state_grow(struct mbd_type_state *t, size_t n);
+/* Make room for n regions in t; returns 0 or -1 (then n_copied is capped).
+ * Inline: every snapshot asks, and the room is nearly always there. */
+static inline int mbd_type_state_reserve(struct mbd_type_state *t, size_t n)
+{
+	return n <= t->cap ? 0 : mbd_type_state_grow(t, n);
+}
 /* Deep copy (buffers grow). */
 void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src);
 /* Every field equal, the copied regions and the empty slot included. */

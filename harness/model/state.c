@@ -17,7 +17,7 @@ void mbd_state_free(struct mbd_state *s)
 	mbd_state_init(s);
 }
 
-int mbd_type_state_reserve(struct mbd_type_state *t, size_t n)
+int mbd_type_state_grow(struct mbd_type_state *t, size_t n)
 {
 	size_t cap;
 	struct mbd_region *r;

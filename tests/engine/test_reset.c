@@ -319,6 +319,13 @@ static void check_boot(void)
 	/* outside both arrays: not noted */
 	mbd_kc_wrote(&c, elsewhere, 24);
 	MBD_CHECK_EQ_U64(c.boot_end[1], 24);
+	/* the glue's note of a count: grows the bound, never past the array */
+	mbd_kc_boot_wrote(&c, 1, 96);
+	MBD_CHECK_EQ_U64(c.boot_end[1], 96);
+	mbd_kc_boot_wrote(&c, 1, 48);
+	MBD_CHECK_EQ_U64(c.boot_end[1], 96);
+	mbd_kc_boot_wrote(&c, 1, sizeof(a[1]) + 24);
+	MBD_CHECK_EQ_U64(c.boot_end[1], sizeof(a[1]));
 	mbd_kc_boot_reset(&c);
 	MBD_CHECK(all_zero(a[0], sizeof(a[0])) && all_zero(a[1], sizeof(a[1])));
 	MBD_CHECK_EQ_U64(c.boot_end[0], 0);

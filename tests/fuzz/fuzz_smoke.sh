@@ -102,6 +102,9 @@ find)
 	sig=$(signature "$log")
 	check "libFuzzer exited 77 (a finding), got $rc" test "$rc" -eq 77
 	check "libFuzzer reported a deadly signal" grep -q 'ERROR: libFuzzer: deadly signal' "$log"
+	# its status stream holds whole lines only (fuzz_lines.c): the ones it
+	# printed on the way out must all be there
+	check "libFuzzer's last lines reached the log" grep -q '^Base64: ' "$log"
 	check "the report has a divergence signature line" test -n "$sig"
 	# libFuzzer builds link the uncounted copies: the baseline feeds no coverage
 	check "the baseline runs uncounted (--baseline-coverage=off)" grep -q ', baseline uncounted$' "$log"
@@ -145,6 +148,18 @@ clean)
 	check "libFuzzer ran all $runs inputs" grep -q "Done $runs runs" "$log"
 	check "no divergence was reported" test -z "$(signature "$log")"
 	check "no artifact was written" test -z "$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))"
+	# fuzz_diff hands libFuzzer a stream that writes whole lines, one
+	# write(2) each (harness/fuzz/fuzz_lines.c); --verbose counts them
+	if [[ $(basename "$fuzzer") == fuzz_diff ]]; then
+		vlog=$work/lines.log
+		(cd "$work" && "$fuzzer" "--variants=$variants" --verbose=1 -seed=1 -runs=300 \
+			-len_control=0 -artifact_prefix="$work/") >"$vlog" 2>&1
+		counts=$(sed -n "s/^mbdiff: libFuzzer's output: \([0-9]*\) pieces in \([0-9]*\) writes$/\1 \2/p" "$vlog")
+		check "libFuzzer's output went through the line stream" test -n "$counts"
+		read -r pieces writes <<<"${counts:-0 0}"
+		check "fewer writes ($writes) than pieces ($pieces)" test "$writes" -lt "$pieces"
+		check "libFuzzer's own lines are whole" grep -q '^Done 300 runs in ' "$vlog"
+	fi
 	finish
 	;;
 replay-clean)
