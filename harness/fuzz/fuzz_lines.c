@@ -66,10 +66,16 @@ static ssize_t lines_write(void *cookie, const char *p, size_t n)
 
 void mbd_lines_drain(struct mbd_lines *l)
 {
-	if (l->f)
+	/* the stream's lock guards buf too: libFuzzer prints from more
+	   than one thread (its RSS watcher) */
+	if (l->f) {
+		flockfile(l->f);
 		fflush(l->f);
+	}
 	put_all(l, l->buf, l->n);
 	l->n = 0;
+	if (l->f)
+		funlockfile(l->f);
 }
 
 FILE *mbd_lines_open(struct mbd_lines *l, int fd)
