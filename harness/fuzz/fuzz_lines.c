@@ -2,8 +2,8 @@
 /*
  * libFuzzer's status output, one write(2) a line. libFuzzer flushes its
  * output stream after every fragment it prints, so each NEW or REDUCE
- * line took a dozen write(2) calls: about a tenth of the plain target's
- * CPU went to the kernel for them (docs/speed.md). The stream here passes
+ * line took a dozen write(2) calls: 52,325 in a 200,000-run campaign of
+ * the plain target, 3-5% of its CPU (docs/speed.md). The stream here passes
  * whole lines on as they end, so the bytes and their order are libFuzzer's
  * own; a line that never ends goes out when the buffer fills or at exit.
  */
@@ -119,9 +119,4 @@ bool mbd_lines_for_libfuzzer(bool counts)
 	report = counts;
 	mbd_lf_set_output_file(status.f);
 	return true;
-}
-
-const struct mbd_lines *mbd_lines_status(void)
-{
-	return status.f ? &status : NULL;
 }

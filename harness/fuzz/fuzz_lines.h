@@ -33,7 +33,5 @@ void mbd_lines_drain(struct mbd_lines *l);
  * (nothing changed) without libFuzzer or when done already.
  */
 bool mbd_lines_for_libfuzzer(bool counts);
-/* The stream libFuzzer writes to, for its counts; NULL if none. */
-const struct mbd_lines *mbd_lines_status(void);
 
 #endif
