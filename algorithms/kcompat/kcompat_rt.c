@@ -159,12 +159,73 @@ static MBD_KC_NO_COVERAGE void missed(struct mbd_kc_ctx *c, const char *where,
 		abort();
 }
 
+/*
+ * The first non-zero byte of the arena in [from, to), or to, reading only
+ * pages that are mapped: a page never written, or released, reads zero,
+ * and reading it would map it (a fault now, and another at its next
+ * write). A page swapped out is skipped too; this is a sampled check.
+ */
+static MBD_KC_NO_COVERAGE uint64_t resident_first_set(struct mbd_kc_ctx *c,
+						      uint64_t from, uint64_t to)
+{
+	unsigned char vec[256];
+
+	while (from < to) {
+		uint64_t lo = from & ~(HOST_PAGE - 1);
+		uint64_t hi = lo + sizeof(vec) * HOST_PAGE;
+		uint64_t miss;
+
+		if (hi > to)
+			hi = to;
+		if (mincore(c->arena + lo, hi - lo, vec) != 0) {
+			/* cannot tell: read all of it */
+			miss = mbd_kc_first_set(c->arena, from, hi);
+			if (miss < hi)
+				return miss;
+			from = hi;
+			continue;
+		}
+		for (uint64_t pg = lo; pg < hi; pg += HOST_PAGE) {
+			uint64_t s = pg > from ? pg : from;
+			uint64_t e = pg + HOST_PAGE < hi ? pg + HOST_PAGE : hi;
+
+			if (!(vec[(pg - lo) / HOST_PAGE] & 1))
+				continue;
+			miss = mbd_kc_first_set(c->arena, s, e);
+			if (miss < e)
+				return miss;
+		}
+		from = hi;
+	}
+	return to;
+}
+
+/*
+ * One reset in MBD_KC_HEAP_CHECK_EVERY looks for heap bytes the tracking
+ * missed. Out of line and without coverage: whether it runs depends on the
+ * resets before, and inlined into mbd_kc_reset() its loop fed libFuzzer
+ * edges of its own on those resets only.
+ */
+static MBD_KC_NO_COVERAGE __attribute__((noinline)) void
+heap_check(struct mbd_kc_ctx *c)
+{
+	uint64_t miss;
+
+	if (++c->heap_checks % (c->reset_strict ? MBD_KC_HEAP_STRICT_EVERY :
+				MBD_KC_HEAP_CHECK_EVERY) != 0)
+		return;
+	miss = resident_first_set(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+	if (miss == c->heap_next)
+		return;
+	missed(c, "the slab heap", miss - MBD_KC_PHYS_LIMIT,
+	       "; zeroing the whole used heap from now on");
+	c->heap_full = true;
+	zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+}
+
 /* the used heap back to zero: the written ranges, or all of it */
 static MBD_KC_NO_COVERAGE void heap_reset(struct mbd_kc_ctx *c)
 {
-	bool check;
-	uint64_t miss;
-
 	if (c->heap_wr_all || c->heap_full) {
 		zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
 		return;
@@ -173,17 +234,7 @@ static MBD_KC_NO_COVERAGE void heap_reset(struct mbd_kc_ctx *c)
 	for (unsigned int i = 0; i < c->n_heap_wr; i++)
 		zero(c, c->heap_wr_lo[i], c->heap_wr_hi[i] < c->heap_next ?
 		     c->heap_wr_hi[i] : c->heap_next);
-	check = ++c->heap_checks % (c->reset_strict ? MBD_KC_HEAP_STRICT_EVERY :
-				   MBD_KC_HEAP_CHECK_EVERY) == 0;
-	if (!check)
-		return;
-	miss = mbd_kc_first_set(c->arena, MBD_KC_PHYS_LIMIT, c->heap_next);
-	if (miss == c->heap_next)
-		return;
-	missed(c, "the slab heap", miss - MBD_KC_PHYS_LIMIT,
-	       "; zeroing the whole used heap from now on");
-	c->heap_full = true;
-	zero(c, MBD_KC_PHYS_LIMIT, c->heap_next);
+	heap_check(c);
 }
 
 void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
