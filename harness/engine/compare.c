@@ -192,10 +192,11 @@ enum mbd_class mbd_compare_text(const struct mbd_result *ra,
 {
 	enum mbd_class c;
 
-	memset(d, 0, sizeof(*d));
+	/* no memset: most of *d is text, read up to its terminator only */
 	d->text_min = text_min;
 	d->cls = MBD_CLASS_NONE;
 	d->where = MBD_WHERE_CALL;
+	d->detail[0] = '\0';
 
 	/* after a panic the states are meaningless: the outcome is all */
 	if (ra->panicked != rb->panicked)
