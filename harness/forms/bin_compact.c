@@ -11,6 +11,7 @@
  */
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <threads.h>
 
@@ -784,16 +785,98 @@ static bool put_call(struct out *o, struct enc *e, const struct mbd_op *op,
 	return put_op(o, e, op) && !o->full && decodes_to(&e->d, o, from, op);
 }
 
+/* Rings only below their counts: the rest is never read. */
+struct mbd_bin_marks {
+	bool valid;
+	struct mbd_config cfg;
+	size_t len, calls;
+	size_t ends[MBD_FUZZ_MAX_OPS + 1];
+	uint32_t counts[MBD_FUZZ_MAX_OPS + 1][RF_N];
+	struct sdec d;
+};
+
+struct mbd_bin_marks *mbd_bin_marks_new(void)
+{
+	return calloc(1, sizeof(struct mbd_bin_marks));
+}
+
+void mbd_bin_marks_free(struct mbd_bin_marks *mk)
+{
+	free(mk);
+}
+
+/* After call i (0: the config), d read up to end. */
+static void mark(struct mbd_bin_marks *mk, size_t i, const struct sdec *d,
+		 size_t end)
+{
+	if (!mk)
+		return;
+	ring_counts(d, mk->counts[i]);
+	mk->ends[i] = end;
+}
+
+static void copy_ring(struct ring *dst, const struct ring *src, uint32_t n)
+{
+	memcpy(dst->v, src->v, n * sizeof(src->v[0]));
+	dst->n = n;
+}
+
+/* The marks of an encoding of len bytes, calls calls, whose reader is d. */
+static void mark_done(struct mbd_bin_marks *mk, const struct mbd_config *cfg,
+		      size_t len, size_t calls, const struct sdec *d)
+{
+	if (!mk)
+		return;
+	mk->valid = !wrapped(d);
+	if (!mk->valid)
+		return; /* the first values are gone */
+	mk->cfg = *cfg;
+	mk->len = len;
+	mk->calls = calls;
+	copy_ring(&mk->d.ends_low, &d->ends_low, d->ends_low.n);
+	copy_ring(&mk->d.ends_all, &d->ends_all, d->ends_all.n);
+	copy_ring(&mk->d.lens, &d->lens, d->lens.n);
+}
+
+/* How many of t's first calls hint shares (its marks and calls), 0 if the
+ * marks are not of a hint like it. */
+static size_t shared_calls(const struct mbd_trace *t, const struct mbd_bin_marks *mk,
+			   const struct mbd_op *ops, size_t hint_len)
+{
+	size_t k = 0, n;
+
+	if (!mk || !ops || !mk->valid || mk->len != hint_len ||
+	    !same_config(&mk->cfg, &t->cfg))
+		return 0;
+	n = t->n_ops < mk->calls ? t->n_ops : mk->calls;
+	while (k < n && op_same(&t->ops[k], &ops[k]))
+		k++;
+	return k;
+}
+
+/* h as a reader of hint that has read its config and k calls. */
+static void resume(struct sdec *h, const struct mbd_bin_marks *mk, size_t k,
+		   const uint8_t *hint, size_t hint_len)
+{
+	h->r.p = hint;
+	h->r.n = hint_len;
+	h->r.pos = mk->ends[k];
+	copy_ring(&h->ends_low, &mk->d.ends_low, mk->counts[k][RF_LOW]);
+	copy_ring(&h->ends_all, &mk->d.ends_all, mk->counts[k][RF_ALL]);
+	copy_ring(&h->lens, &mk->d.lens, mk->counts[k][RF_LENS]);
+}
+
 static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len,
-		   size_t fit, size_t *n_fit);
+		   size_t fit, size_t *n_fit, const struct mbd_bin_marks *hint_marks,
+		   const struct mbd_op *hint_ops, struct mbd_bin_marks *marks);
 
 long mbd_bin_encode_compact(const struct mbd_trace *t, uint8_t *buf, size_t cap,
 			    size_t *ends)
 {
 	size_t n;
 
-	return encode(t, false, buf, cap, ends, NULL, 0, SIZE_MAX, &n);
+	return encode(t, false, buf, cap, ends, NULL, 0, SIZE_MAX, &n, NULL, NULL, NULL);
 }
 
 long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
@@ -802,14 +885,21 @@ long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
 {
 	size_t n;
 
-	return encode(t, false, buf, cap, ends, hint, hint_len, SIZE_MAX, &n);
+	return encode(t, false, buf, cap, ends, hint, hint_len, SIZE_MAX, &n,
+		      NULL, NULL, NULL);
 }
 
 long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
 				   size_t cap, size_t *ends, const uint8_t *hint,
-				   size_t hint_len, size_t fit, size_t *n_fit)
+				   size_t hint_len, size_t fit, size_t *n_fit,
+				   const struct mbd_bin_marks *hint_marks,
+				   const struct mbd_op *hint_ops,
+				   struct mbd_bin_marks *marks)
 {
-	return encode(t, true, buf, cap, ends, hint, hint_len, fit, n_fit);
+	if (marks == hint_marks)
+		marks = NULL;
+	return encode(t, true, buf, cap, ends, hint, hint_len, fit, n_fit,
+		      hint_marks, hint_ops, marks);
 }
 
 /*
@@ -824,7 +914,8 @@ long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
  */
 static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		   size_t cap, size_t *ends, const uint8_t *hint, size_t hint_len,
-		   size_t fit, size_t *n_fit)
+		   size_t fit, size_t *n_fit, const struct mbd_bin_marks *hint_marks,
+		   const struct mbd_op *hint_ops, struct mbd_bin_marks *marks)
 {
 	struct enc e;
 	struct sdec h;
@@ -834,9 +925,47 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 	/* live: h's rings are a reader of buf's; cur: so are e's (else only
 	 * h is up to date) */
 	bool live = false, cur = true;
+	size_t i = 0, k = 0;
 
+	if (marks)
+		marks->valid = false;
 	if (t->n_ops > MBD_FUZZ_MAX_OPS || mbd_bin_header(&t->cfg, hdr))
 		return -1;
+	if (hint && normal)
+		k = shared_calls(t, hint_marks, hint_ops, hint_len);
+	if (k) {
+		/* the config and the first k calls as the hint has them, and
+		 * h where reading them would leave it */
+		resume(&h, hint_marks, k, hint, hint_len);
+		live = true;
+		cur = false;
+		put(&o, hint, hint_marks->ends[k]);
+		if (o.full)
+			return -1;
+		*n_fit = 0;
+		for (size_t j = 0; j <= k; j++) {
+			if (ends)
+				ends[j] = hint_marks->ends[j];
+			if (marks) {
+				memcpy(marks->counts[j], hint_marks->counts[j],
+				       sizeof(marks->counts[j]));
+				marks->ends[j] = hint_marks->ends[j];
+			}
+			if (hint_marks->ends[j] <= fit)
+				continue;
+			/* as the loop below cuts: the config alone, or the
+			 * calls before call j - 1 */
+			if (j == 0) {
+				mark_done(marks, &t->cfg, hint_marks->ends[0], 0, &h);
+				return (long)hint_marks->ends[0];
+			}
+			*n_fit = j - 1;
+			mark_done(marks, &t->cfg, hint_marks->ends[j - 1], j - 1, &h);
+			return (long)hint_marks->ends[j - 1];
+		}
+		i = k;
+		goto calls;
+	}
 	if (hint) {
 		mbd_bin_start(&h, hint, hint_len, MBD_DECODER_STRUCTURED, &got);
 		live = h.r.pos <= hint_len && got.limit == t->cfg.limit;
@@ -862,10 +991,14 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		return -1;
 	if (ends)
 		ends[0] = o.n;
+	mark(marks, 0, cur ? &e.d : &h, o.n);
 	*n_fit = 0;
-	if (o.n > fit)
+	if (o.n > fit) {
+		mark_done(marks, &t->cfg, o.n, 0, cur ? &e.d : &h);
 		return (long)o.n;
-	for (size_t i = 0; i < t->n_ops; i++) {
+	}
+calls:
+	for (; i < t->n_ops; i++) {
 		struct mbd_op op = t->ops[i], hop;
 		size_t from = o.n;
 		uint32_t n[RF_N] = { 0, 0, 0 };
@@ -903,11 +1036,14 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		}
 		if (ends)
 			ends[i + 1] = o.n;
+		mark(marks, i + 1, cur ? &e.d : &h, o.n);
 		if (o.n > fit) {
 			*n_fit = i;
+			mark_done(marks, &t->cfg, from, i, cur ? &e.d : &h);
 			return (long)from;
 		}
 	}
 	*n_fit = t->n_ops;
+	mark_done(marks, &t->cfg, o.n, t->n_ops, cur ? &e.d : &h);
 	return (long)o.n;
 }

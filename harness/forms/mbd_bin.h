@@ -81,16 +81,34 @@ long mbd_bin_encode_compact_from(const struct mbd_trace *t, uint8_t *buf,
 				 size_t cap, size_t *ends, const uint8_t *hint,
 				 size_t hint_len);
 /*
+ * What a reader of a compact encoding knows after each of its calls: the
+ * rings of earlier values and where the call ends. Given back with that
+ * encoding as the hint (and the ops it decodes to), an encode starts at
+ * the first call the new trace does not share with it, instead of reading
+ * every call before that again. The op mutator keeps them for its last
+ * output, which libFuzzer mutates next (-mutate_depth).
+ */
+struct mbd_bin_marks;
+struct mbd_bin_marks *mbd_bin_marks_new(void);
+void mbd_bin_marks_free(struct mbd_bin_marks *mk);
+
+/*
  * The same for a t whose ops are all normalized already (mbd_op_normalize),
  * as far as fit bytes go: *n_fit gets how many calls end within fit bytes
  * (ends[] is filled up to there, and one past), and the length of the
  * config and those calls is returned; calls beyond are not encoded. The
  * bytes of a prefix do not depend on the calls after it, so these are
- * mbd_bin_encode_compact_from()'s first bytes.
+ * mbd_bin_encode_compact_from()'s first bytes. hint_marks and hint_ops, if
+ * not NULL, are the marks this encoder left for hint and the calls hint
+ * decodes to; marks, if not NULL (and not hint_marks), gets the marks of
+ * the result. Neither changes the bytes written.
  */
 long mbd_bin_encode_compact_normal(const struct mbd_trace *t, uint8_t *buf,
 				   size_t cap, size_t *ends, const uint8_t *hint,
-				   size_t hint_len, size_t fit, size_t *n_fit);
+				   size_t hint_len, size_t fit, size_t *n_fit,
+				   const struct mbd_bin_marks *hint_marks,
+				   const struct mbd_op *hint_ops,
+				   struct mbd_bin_marks *marks);
 
 /* "structured"/"naive" <-> enum; returns -1 for an unknown name. */
 int mbd_decoder_lookup(const char *name);

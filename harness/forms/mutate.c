@@ -49,6 +49,10 @@ struct mbd_mutator {
 	uint8_t last[MBD_BIN_MAX_LEN];
 	size_t last_len;
 	struct mbd_trace last_trace;
+	/* the encoder's marks of last (marks[mk]) and of the next output:
+	   an encode with last as its hint starts at the first changed call */
+	struct mbd_bin_marks *marks[2];
+	unsigned mk;
 	struct loaded *loaded; /* LOADED_SLOTS, by hash */
 };
 
@@ -71,6 +75,12 @@ struct mbd_mutator *mbd_mutator_new(enum mbd_decoder dec)
 	m->dec = dec;
 	mbd_trace_init(&m->in);
 	mbd_trace_init(&m->last_trace);
+	m->marks[0] = mbd_bin_marks_new();
+	m->marks[1] = mbd_bin_marks_new();
+	if (!m->marks[0] || !m->marks[1]) {
+		mbd_mutator_free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -80,6 +90,8 @@ void mbd_mutator_free(struct mbd_mutator *m)
 		return;
 	mbd_trace_free(&m->in);
 	mbd_trace_free(&m->last_trace);
+	mbd_bin_marks_free(m->marks[0]);
+	mbd_bin_marks_free(m->marks[1]);
 	free(m->loaded);
 	free(m);
 }
@@ -681,8 +693,9 @@ static void keep_last(struct mbd_mutator *m, const uint8_t *out, size_t len,
  * fits.
  */
 static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
-		   const uint8_t *hint, size_t hint_len)
+		   const uint8_t *hint, size_t hint_len, bool hint_is_last)
 {
+	const struct mbd_bin_marks *hm = hint_is_last ? m->marks[m->mk] : NULL;
 	struct mbd_trace t = { .cfg = m->cfg, .ops = m->ops, .n_ops = m->n };
 	size_t k = 0, len;
 	long full = -1;
@@ -699,7 +712,9 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 	   encoded, they would be cut */
 	if (m->dec == MBD_DECODER_STRUCTURED)
 		full = mbd_bin_encode_compact_normal(&t, m->buf, sizeof(m->buf),
-						     m->ends, hint, hint_len, max, &k);
+						     m->ends, hint, hint_len, max, &k,
+						     hm, hm ? m->last_trace.ops : NULL,
+						     m->marks[m->mk ^ 1]);
 	if (full >= 0) {
 		if (m->ends[k] > max)
 			return 0; /* not even the config fits */
@@ -729,6 +744,8 @@ static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 	if (full >= 0) {
 		remember(m, out, len);
 		keep_last(m, out, len, k);
+		if (m->last_len)
+			m->mk ^= 1; /* the marks of what is last now */
 	}
 	return len;
 }
@@ -748,6 +765,7 @@ size_t mbd_mutate(struct mbd_mutator *m, uint8_t *data, size_t size, size_t max,
 	unsigned rounds = 1;
 	uint64_t h = bytes_hash(data, size);
 	bool known = made_here(m, h);
+	bool last = known && mbd_mutator_last(m, data, size);
 
 	load(m, data, size, h);
 	if (below(&c, 3) == 0)
@@ -755,7 +773,7 @@ size_t mbd_mutate(struct mbd_mutator *m, uint8_t *data, size_t size, size_t max,
 	for (unsigned i = 0; i < rounds; i++)
 		mutate_once(&c);
 	/* data is read as the hint before emit() writes it */
-	return emit(m, data, max, known ? data : NULL, size);
+	return emit(m, data, max, known ? data : NULL, size, last);
 }
 
 size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
@@ -766,6 +784,7 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	struct mbd_op run[MAX_OPS];
 	size_t from, len, at;
 	uint64_t h;
+	bool a_last;
 
 	load(m, b, nb, bytes_hash(b, nb));
 	if (!m->n)
@@ -775,6 +794,7 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	len = 1 + below(&c, (uint32_t)(m->n - from));
 	memcpy(run, &m->ops[from], len * sizeof(run[0]));
 	h = bytes_hash(a, na);
+	a_last = made_here(m, h) && mbd_mutator_last(m, a, na);
 	load(m, a, na, h);
 	/* after at least one of a's calls, if a has any */
 	at = m->n ? 1 + below(&c, (uint32_t)m->n) : 0;
@@ -787,5 +807,5 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	memmove(&m->ops[at + len], &m->ops[at], (m->n - at) * sizeof(m->ops[0]));
 	memcpy(&m->ops[at], run, len * sizeof(run[0]));
 	m->n += len;
-	return emit(m, out, max, made_here(m, h) ? a : NULL, na);
+	return emit(m, out, max, made_here(m, h) ? a : NULL, na, a_last);
 }

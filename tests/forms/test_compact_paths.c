@@ -11,7 +11,11 @@
  * - the entry for normalized ops writes what the general one writes, and
  *   stopped at a byte budget, the calls that fit it;
  * - both decoders give normalized calls (the decoder does not normalize);
- * - a hinted encode past a ring's capacity (a limit and 64 ranges).
+ * - a hinted encode past a ring's capacity (a limit and 64 ranges);
+ * - an encode that starts from the marks of its hint (mbd_bin_marks) at
+ *   the first changed call writes what reading the hint writes, whole or
+ *   cut at a budget, and so do encodes from the marks it leaves (the
+ *   mutator's chains of -mutate_depth).
  */
 /* the real entries first: the copy below renames its own */
 #include "mbd_bin.h"
@@ -20,10 +24,14 @@
 #define mbd_bin_encode_compact slow_encode_compact
 #define mbd_bin_encode_compact_from slow_encode_compact_from
 #define mbd_bin_encode_compact_normal slow_encode_compact_normal
+#define mbd_bin_marks_new slow_marks_new
+#define mbd_bin_marks_free slow_marks_free
 #include "bin_compact.c"
 #undef mbd_bin_encode_compact
 #undef mbd_bin_encode_compact_from
 #undef mbd_bin_encode_compact_normal
+#undef mbd_bin_marks_new
+#undef mbd_bin_marks_free
 
 #include <stdlib.h>
 
@@ -76,7 +84,8 @@ static int budget_agrees(const struct mbd_trace *t, const struct enc_out *full,
 	size_t fit = (size_t)(rnd() % ((uint64_t)full->len + 8)), n_fit = 0, want = 0;
 
 	part.len = mbd_bin_encode_compact_normal(t, part.b, sizeof(part.b), part.ends,
-						 hint->b, (size_t)hint->len, fit, &n_fit);
+						 hint->b, (size_t)hint->len, fit, &n_fit,
+						 NULL, NULL, NULL);
 	while (want < t->n_ops && full->ends[want + 1] <= fit)
 		want++;
 	if (n_fit == want && part.len == (long)full->ends[want] &&
@@ -132,6 +141,96 @@ static int full_rings_agree(void)
 						 hinted.ends, first.b, (size_t)first.len);
 	ok = first.len > 0 && fresh.len > 0 &&
 	     agree(&fresh, &hinted, &t, -1, "full rings", "the hint changed the encoding");
+	mbd_trace_free(&t);
+	return ok;
+}
+
+static void normalize_all(struct mbd_trace *t)
+{
+	for (size_t i = 0; i < t->n_ops; i++)
+		mbd_op_normalize(&t->ops[i]);
+}
+
+/* A fresh encode of t (normalized) and one from the marks of its hint
+ * (prev, the trace it decodes to), at budget fit; marks gets the latter's. */
+static int marked_agrees(const struct mbd_trace *t, const struct enc_out *prev,
+			 const struct mbd_bin_marks *pm, const struct mbd_op *prev_ops,
+			 size_t fit, struct enc_out *out, struct mbd_bin_marks *marks,
+			 size_t *n_fit, int k, const char *what)
+{
+	static struct enc_out fresh;
+	size_t fresh_fit = 0;
+
+	fresh.len = mbd_bin_encode_compact_normal(t, fresh.b, sizeof(fresh.b),
+						  fresh.ends, NULL, 0, fit,
+						  &fresh_fit, NULL, NULL, NULL);
+	out->len = mbd_bin_encode_compact_normal(t, out->b, sizeof(out->b), out->ends,
+						 prev->b, (size_t)prev->len, fit, n_fit,
+						 pm, prev_ops, marks);
+	if (fresh.len == out->len && fresh_fit == *n_fit &&
+	    (out->len < 0 || (memcmp(fresh.b, out->b, (size_t)out->len) == 0 &&
+			      memcmp(fresh.ends, out->ends,
+				     (*n_fit + 1) * sizeof(out->ends[0])) == 0)))
+		return 1;
+	fprintf(stderr, "trace %d (%s, budget %zu): the marks changed the encoding"
+		" (%ld bytes, %zu calls; want %ld, %zu)\n", k, what, fit, out->len,
+		*n_fit, fresh.len, fresh_fit);
+	return 0;
+}
+
+/*
+ * A chain as the mutator makes one: a trace, then two edits, each encoded
+ * from the marks of the encoding before; then the second edit cut at a
+ * random budget, and the whole trace again from the cut one's marks.
+ * Returns 1 if all agree with fresh encodes; *resumed counts encodes that
+ * started past the config.
+ */
+static const char *edit(struct mbd_trace *t);
+static void random_trace(struct mbd_trace *t);
+
+static int marks_agree(int k, int *resumed)
+{
+	static struct enc_out e0, e1, e2, cut;
+	static struct mbd_op ops0[MBD_FUZZ_MAX_OPS], ops1[MBD_FUZZ_MAX_OPS];
+	struct mbd_bin_marks *m0 = mbd_bin_marks_new(), *m1 = mbd_bin_marks_new();
+	struct mbd_bin_marks *m2 = mbd_bin_marks_new();
+	struct mbd_trace t;
+	const char *what;
+	size_t n = 0, n1 = 0, fit;
+	int ok = 1;
+
+	mbd_trace_init(&t);
+	if (!m0 || !m1 || !m2)
+		goto out;
+	random_trace(&t);
+	normalize_all(&t);
+	e0.len = mbd_bin_encode_compact_normal(&t, e0.b, sizeof(e0.b), e0.ends, NULL, 0,
+					       SIZE_MAX, &n, NULL, NULL, m0);
+	if (e0.len < 0)
+		goto out;
+	memcpy(ops0, t.ops, t.n_ops * sizeof(t.ops[0]));
+	what = edit(&t);
+	normalize_all(&t);
+	ok &= marked_agrees(&t, &e0, m0, ops0, SIZE_MAX, &e1, m1, &n1, k, what);
+	*resumed += e1.len >= 0 && e1.ends[0] < (size_t)e1.len &&
+		    shared_calls(&t, m0, ops0, (size_t)e0.len) > 0;
+	if (e1.len < 0)
+		goto out;
+	memcpy(ops1, t.ops, t.n_ops * sizeof(t.ops[0]));
+	what = edit(&t);
+	normalize_all(&t);
+	ok &= marked_agrees(&t, &e1, m1, ops1, SIZE_MAX, &e2, m2, &n, k, what);
+	fit = (size_t)(rnd() % (MBD_BIN_MAX_LEN / 4));
+	ok &= marked_agrees(&t, &e1, m1, ops1, fit, &cut, m0, &n, k, "cut");
+	if (cut.len >= 0) {
+		memcpy(ops0, t.ops, n * sizeof(t.ops[0]));
+		ok &= marked_agrees(&t, &cut, m0, ops0, SIZE_MAX, &e2, m2, &n, k,
+				    "after a cut");
+	}
+out:
+	mbd_bin_marks_free(m0);
+	mbd_bin_marks_free(m1);
+	mbd_bin_marks_free(m2);
 	mbd_trace_free(&t);
 	return ok;
 }
@@ -210,6 +309,7 @@ int main(void)
 	static struct enc_out fast, slow, hinted, normal, first;
 	struct mbd_trace t;
 	int filters = 1, hints = 1, normals = 1, budgets = 1, encoded = 0, shorter = 0;
+	int marks = 1, resumed = 0;
 	size_t n_fit;
 
 	mbd_trace_init(&t);
@@ -240,23 +340,27 @@ int main(void)
 		normal.len = mbd_bin_encode_compact_normal(&t, normal.b, sizeof(normal.b),
 							   normal.ends, first.b,
 							   (size_t)first.len, SIZE_MAX,
-							   &n_fit);
+							   &n_fit, NULL, NULL, NULL);
 		normals &= agree(&fast, &normal, &t, k, what, "the normalized entry differs");
 		normals &= n_fit == t.n_ops || fast.len < 0;
 		if (fast.len >= 0)
 			budgets &= budget_agrees(&t, &fast, &first, k);
+		marks &= marks_agree(k, &resumed);
 	}
 	MBD_CHECK(filters);
 	MBD_CHECK(hints);
 	MBD_CHECK(normals);
 	MBD_CHECK(budgets);
+	MBD_CHECK(marks);
+	/* most chains really started past the config */
+	MBD_CHECK(resumed > N_TRACES / 2);
 	MBD_CHECK(decoded_normal);
 	MBD_CHECK(full_rings_agree());
 	/* the traces were encodable, and edits changed their lengths */
 	MBD_CHECK(encoded > N_TRACES * 9 / 10);
 	MBD_CHECK(shorter > 0);
-	printf("compact paths: %d traces encoded, %d shorter after the edit\n",
-	       encoded, shorter);
+	printf("compact paths: %d traces encoded, %d shorter after the edit, "
+	       "%d resumed from marks\n", encoded, shorter, resumed);
 	mbd_trace_free(&t);
 	return mbd_test_done();
 }
