@@ -208,7 +208,8 @@ static int marks_agree(int k, int *resumed)
 					       SIZE_MAX, &n, NULL, NULL, m0);
 	if (e0.len < 0)
 		goto out;
-	memcpy(ops0, t.ops, t.n_ops * sizeof(t.ops[0]));
+	if (t.n_ops) /* an empty trace has no ops array */
+		memcpy(ops0, t.ops, t.n_ops * sizeof(t.ops[0]));
 	what = edit(&t);
 	normalize_all(&t);
 	ok &= marked_agrees(&t, &e0, m0, ops0, SIZE_MAX, &e1, m1, &n1, k, what);
@@ -216,14 +217,16 @@ static int marks_agree(int k, int *resumed)
 		    shared_calls(&t, m0, ops0, (size_t)e0.len) > 0;
 	if (e1.len < 0)
 		goto out;
-	memcpy(ops1, t.ops, t.n_ops * sizeof(t.ops[0]));
+	if (t.n_ops)
+		memcpy(ops1, t.ops, t.n_ops * sizeof(t.ops[0]));
 	what = edit(&t);
 	normalize_all(&t);
 	ok &= marked_agrees(&t, &e1, m1, ops1, SIZE_MAX, &e2, m2, &n, k, what);
 	fit = (size_t)(rnd() % (MBD_BIN_MAX_LEN / 4));
 	ok &= marked_agrees(&t, &e1, m1, ops1, fit, &cut, m0, &n, k, "cut");
 	if (cut.len >= 0) {
-		memcpy(ops0, t.ops, n * sizeof(t.ops[0]));
+		if (n)
+			memcpy(ops0, t.ops, n * sizeof(t.ops[0]));
 		ok &= marked_agrees(&t, &cut, m0, ops0, SIZE_MAX, &e2, m2, &n, k,
 				    "after a cut");
 	}
