@@ -17,6 +17,10 @@
  * Harness code that must not feed a fuzzer's coverage: the kept-page
  * bookkeeping (its path depends on earlier inputs) and the glue's reset
  * and snapshot copies (the same work for every input, paid per call).
+ * The attribute holds for the function's own body only: inlined into a
+ * caller with coverage, its branches become the caller's edges. Whatever
+ * depends on earlier inputs is therefore also noinline (keep(),
+ * heap_check()).
  */
 #if defined(__clang__)
 #define MBD_KC_NO_COVERAGE __attribute__((no_sanitize("coverage")))

@@ -785,7 +785,11 @@ static bool put_call(struct out *o, struct enc *e, const struct mbd_op *op,
 	return put_op(o, e, op) && !o->full && decodes_to(&e->d, o, from, op);
 }
 
-/* Rings only below their counts: the rest is never read. */
+/*
+ * mbd_bin.h's marks: ends[i] and counts[i] are the reader after the config
+ * (i = 0) and after call i; d's rings hold the values below their counts
+ * at the end (no value is overwritten below 128: valid is false past it).
+ */
 struct mbd_bin_marks {
 	bool valid;
 	struct mbd_config cfg;
@@ -942,26 +946,24 @@ static long encode(const struct mbd_trace *t, bool normal, uint8_t *buf,
 		put(&o, hint, hint_marks->ends[k]);
 		if (o.full)
 			return -1;
-		*n_fit = 0;
-		for (size_t j = 0; j <= k; j++) {
+		for (i = 0; i <= k; i++) {
 			if (ends)
-				ends[j] = hint_marks->ends[j];
+				ends[i] = hint_marks->ends[i];
 			if (marks) {
-				memcpy(marks->counts[j], hint_marks->counts[j],
-				       sizeof(marks->counts[j]));
-				marks->ends[j] = hint_marks->ends[j];
+				memcpy(marks->counts[i], hint_marks->counts[i],
+				       sizeof(marks->counts[i]));
+				marks->ends[i] = hint_marks->ends[i];
 			}
-			if (hint_marks->ends[j] <= fit)
-				continue;
-			/* as the loop below cuts: the config alone, or the
-			 * calls before call j - 1 */
-			if (j == 0) {
-				mark_done(marks, &t->cfg, hint_marks->ends[0], 0, &h);
-				return (long)hint_marks->ends[0];
+			if (hint_marks->ends[i] > fit) {
+				/* cut as below: the config and the calls
+				 * before call i - 1 (the config alone, even
+				 * past fit, when i is 0) */
+				size_t c = i ? i - 1 : 0;
+
+				*n_fit = c;
+				mark_done(marks, &t->cfg, hint_marks->ends[c], c, &h);
+				return (long)hint_marks->ends[c];
 			}
-			*n_fit = j - 1;
-			mark_done(marks, &t->cfg, hint_marks->ends[j - 1], j - 1, &h);
-			return (long)hint_marks->ends[j - 1];
 		}
 		i = k;
 		goto calls;

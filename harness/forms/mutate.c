@@ -611,12 +611,14 @@ static struct loaded *loaded_slot(struct mbd_mutator *m, size_t size, uint64_t h
 }
 
 /* Input bytes (h: their bytes_hash()) -> m's trace; text that does not
- * parse is read as bytes. */
-static void load(struct mbd_mutator *m, const uint8_t *data, size_t size,
+ * parse is read as bytes. Returns true if data is m's last output (whose
+ * encoder marks m keeps), however it was read. */
+static bool load(struct mbd_mutator *m, const uint8_t *data, size_t size,
 		 uint64_t h)
 {
 	/* libFuzzer mutates its last mutation again (-mutate_depth) */
 	const struct mbd_trace *t = mbd_mutator_last(m, data, size);
+	bool last = t != NULL;
 	struct loaded *l = NULL;
 
 	if (t && mbd_input_is_text(data, size))
@@ -628,7 +630,7 @@ static void load(struct mbd_mutator *m, const uint8_t *data, size_t size,
 			m->cfg = l->cfg;
 			m->n = l->n;
 			memcpy(m->ops, l->ops, m->n * sizeof(m->ops[0]));
-			return;
+			return last;
 		}
 		t = &m->in;
 		if (mbd_decode_input(data, size, "<mutate>", m->dec, &m->in, NULL))
@@ -658,6 +660,7 @@ static void load(struct mbd_mutator *m, const uint8_t *data, size_t size,
 		l->n = m->n;
 		memcpy(l->ops, m->ops, m->n * sizeof(m->ops[0]));
 	}
+	return last;
 }
 
 /* Length of the encoding of the first k ops (naive or fallback form). */
@@ -695,7 +698,7 @@ static void keep_last(struct mbd_mutator *m, const uint8_t *out, size_t len,
 static size_t emit(struct mbd_mutator *m, uint8_t *out, size_t max,
 		   const uint8_t *hint, size_t hint_len, bool hint_is_last)
 {
-	const struct mbd_bin_marks *hm = hint_is_last ? m->marks[m->mk] : NULL;
+	const struct mbd_bin_marks *hm = hint && hint_is_last ? m->marks[m->mk] : NULL;
 	struct mbd_trace t = { .cfg = m->cfg, .ops = m->ops, .n_ops = m->n };
 	size_t k = 0, len;
 	long full = -1;
@@ -765,9 +768,8 @@ size_t mbd_mutate(struct mbd_mutator *m, uint8_t *data, size_t size, size_t max,
 	unsigned rounds = 1;
 	uint64_t h = bytes_hash(data, size);
 	bool known = made_here(m, h);
-	bool last = known && mbd_mutator_last(m, data, size);
+	bool last = load(m, data, size, h);
 
-	load(m, data, size, h);
 	if (below(&c, 3) == 0)
 		rounds += 1 + below(&c, 3);
 	for (unsigned i = 0; i < rounds; i++)
@@ -794,8 +796,7 @@ size_t mbd_crossover(struct mbd_mutator *m, const uint8_t *a, size_t na,
 	len = 1 + below(&c, (uint32_t)(m->n - from));
 	memcpy(run, &m->ops[from], len * sizeof(run[0]));
 	h = bytes_hash(a, na);
-	a_last = made_here(m, h) && mbd_mutator_last(m, a, na);
-	load(m, a, na, h);
+	a_last = load(m, a, na, h);
 	/* after at least one of a's calls, if a has any */
 	at = m->n ? 1 + below(&c, (uint32_t)m->n) : 0;
 	if (at > MAX_OPS - 1)

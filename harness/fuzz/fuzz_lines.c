@@ -3,7 +3,8 @@
  * libFuzzer's status output, one write(2) a line. libFuzzer flushes its
  * output stream after every fragment it prints, so each NEW or REDUCE
  * line took a dozen write(2) calls: 52,325 in a 200,000-run campaign of
- * the plain target, 3-5% of its CPU (docs/speed.md). The stream here passes
+ * the plain target, 4,159 with this stream, and the run's system time
+ * fell from 0.39 to 0.29 s (docs/speed.md, seventh pass). The stream passes
  * whole lines on as they end, so the bytes and their order are libFuzzer's
  * own; a line that never ends goes out when the buffer fills or at exit.
  */
