@@ -159,6 +159,22 @@ clean)
 		read -r pieces writes <<<"${counts:-0 0}"
 		check "fewer writes ($writes) than pieces ($pieces)" test "$writes" -lt "$pieces"
 		check "libFuzzer's own lines are whole" grep -q '^Done 300 runs in ' "$vlog"
+		# scripts/bench-cpu-pair.sh tells same paths from different ones:
+		# one build twice (exit 0), then against itself with byte mutations
+		pair=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/bench-cpu-pair.sh
+		cp_args=(--seeds 1 --reps 1 --runs 2000 --variants "$variants")
+		out=$(bash "$pair" "${cp_args[@]}" --work "$work/pair-same" "$fuzzer" "$fuzzer" 2>&1)
+		rc=$?
+		check "bench-cpu-pair: one build twice, exit 0 (got $rc)" test "$rc" -eq 0
+		check "bench-cpu-pair: one build twice takes the same path" \
+			grep -q '^seed 1: A .* same path$' <<<"$out"
+		printf '#!/bin/sh\nexec "%s" "$@" --mutator=bytes\n' "$fuzzer" >"$work/bytes.sh"
+		chmod +x "$work/bytes.sh"
+		out=$(bash "$pair" "${cp_args[@]}" --work "$work/pair-other" "$fuzzer" "$work/bytes.sh" 2>&1)
+		rc=$?
+		check "bench-cpu-pair: another mutator, exit 1 (got $rc)" test "$rc" -eq 1
+		check "bench-cpu-pair: another mutator takes other paths" \
+			grep -q '^seed 1: A .* different paths' <<<"$out"
 	fi
 	finish
 	;;
