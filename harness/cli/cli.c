@@ -16,6 +16,7 @@ static const struct {
 	{ "import", mbd_cli_import },
 	{ "bench", mbd_cli_bench },
 	{ "explore", mbd_cli_explore },
+	{ "judge", mbd_cli_judge },
 };
 
 static bool is_help(const char *a)

@@ -85,13 +85,23 @@ static const char usage_text[] =
 "      (docs/explore.md); exit 1 on a divergence or a failed --verify,\n"
 "      0 with a certificate, 2 on errors\n"
 "\n"
+"  mbdiff judge --variants BASE,PATCHED [--source NAME=FILE]... [--json]\n"
+"               [--min-class C] TRACE...\n"
+"      who breaks the API contract in each trace: the two in lockstep (a fault\n"
+"      only BASE has counts), then each alone under its oracle; prints the kind\n"
+"      (regression, fix, behaviour, both, shared, none) and the root-cause key\n"
+"      bugs are grouped by (a BUG_ON site, quoted from --source, a contract\n"
+"      clause and array, or what behaves differently); --json: one object a line\n"
+"\n"
 "  The first variant is the baseline. Default variants: reference,zhou-2025 if\n"
 "  both exist, else every reference and patch variant. Classes for --min-class:\n"
 "  warning capacity layout return invariant coverage panic crash; the default,\n"
 "  capacity, leaves out a difference in WARN counts alone (--min-class warning).\n"
 "  When the baseline itself hits BUG_ON() or fails the oracle, the input stops there\n"
 "  as a baseline fault (not a divergence; replay the baseline alone to see\n"
-"  it) unless --no-skip-baseline-faults.\n";
+"  it) unless --no-skip-baseline-faults. --count-baseline-faults: a fault only the\n"
+"  baseline has is a divergence (the other variant fixes it), one they share ends\n"
+"  the input as a baseline fault.\n";
 
 void mbd_cli_usage(FILE *out)
 {
@@ -219,6 +229,16 @@ int mbd_cli_common_opt(int argc, char **argv, int *i, struct mbd_cli_opts *o)
 			return -1;
 		}
 		o->ropts.min_class = c;
+		return 1;
+	}
+	if ((m = mbd_cli_match(argc, argv, i, "--count-baseline-faults", NULL)) != 0) {
+		if (m < 0) {
+			mbd_cli_bad_usage("%s takes no value", opt);
+			return -1;
+		}
+		/* a fault only the baseline has is a divergence (a fix) */
+		o->ropts.skip_baseline_faults = false;
+		o->ropts.skip_shared_faults = true;
 		return 1;
 	}
 	/* the value-less switches: each turns one runner option off or on */

@@ -24,6 +24,15 @@ struct mbd_runner_opts {
 	 * running it alone); false reports the divergence that follows.
 	 */
 	bool skip_baseline_faults;
+	/*
+	 * With skip_baseline_faults false: a baseline oracle fault while
+	 * every other variant is still on the baseline's path (same state and
+	 * results so far, so the same fault) ends the trace as a baseline
+	 * fault, not a divergence. The variants share it; a fault only the
+	 * baseline has is still a divergence (a patch that fixes it).
+	 * Default false.
+	 */
+	bool skip_shared_faults;
 	/* check the trace's `expect` checkpoints against the baseline
 	   (default true); false compares the variants only */
 	bool expects;

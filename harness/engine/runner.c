@@ -60,6 +60,8 @@ struct mbd_finding {
 	bool by_oracle;
 	int vb;
 	const char *detail;
+	int clause;             /* by_oracle: enum mbd_clause, and all noted */
+	uint32_t clauses;
 };
 
 void mbd_runner_opts_default(struct mbd_runner_opts *o)
@@ -388,6 +390,8 @@ static void compare_all(const struct mbd_runner *r, struct mbd_diff *best,
 		f->by_oracle = false;
 		f->vb = (int)j;
 		f->detail = best->detail;
+		f->clause = 0;
+		f->clauses = 0;
 	}
 }
 
@@ -440,6 +444,8 @@ static void oracle_all(struct mbd_runner *r, size_t k, const struct mbd_op *op,
 		f->by_oracle = true;
 		f->vb = (int)i;
 		f->detail = best->detail;
+		f->clause = (int)of.clause;
+		f->clauses = of.clauses;
 	}
 }
 
@@ -457,6 +463,8 @@ static void fill_divergence(const struct mbd_runner *r, struct mbd_verdict *v,
 	v->vb = f->vb;
 	v->ops_run = i + 1;
 	v->all_panicked = false;
+	v->clause = f->by_oracle ? f->clause : 0;
+	v->clauses = f->by_oracle ? f->clauses : 0;
 	set_detail(v, f->detail ? f->detail : "");
 	mbd_signature(v, r->slot[v->va].var->name, r->slot[v->vb].var->name);
 }
@@ -633,6 +641,16 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 				 mbd_class_name(obase.cls), obase.detail);
 			return baseline_fault(v, i, op, obase.cls, obase.where,
 					      true, msg);
+		}
+		if (f.cls != MBD_CLASS_NONE && f.by_oracle && f.vb == 0 &&
+		    r->opts.skip_shared_faults && !skip && r->n > 1 && none_parted(r)) {
+			snprintf(msg, sizeof(msg), "oracle %s/%s (shared): %.190s",
+				 mbd_where_name(f.where), mbd_class_name(f.cls),
+				 f.detail ? f.detail : "");
+			baseline_fault(v, i, op, f.cls, f.where, true, msg);
+			v->clause = f.clause;
+			v->clauses = f.clauses;
+			return 0;
 		}
 		if (f.cls != MBD_CLASS_NONE) {
 			fill_divergence(r, v, i, op, &f);

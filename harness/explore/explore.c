@@ -49,7 +49,8 @@ static void params_hash(const struct mbd_xsearch *s, uint64_t out[2])
 	mbd_xhash_u64(&x, s->o->ropts.min_class);
 	mbd_xhash_u64(&x, (uint64_t)s->o->ropts.oracle |
 			  (uint64_t)s->o->ropts.skip_baseline_faults << 1 |
-			  (uint64_t)s->o->merge << 2);
+			  (uint64_t)s->o->merge << 2 |
+			  (uint64_t)s->o->ropts.skip_shared_faults << 3);
 	mbd_xhash_done(&x);
 	out[0] = x.h[0];
 	out[1] = x.h[1];

@@ -217,6 +217,10 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 	} else if (opt_is(arg, "no-skip-baseline-faults", &val)) {
 		rc = no_value("no-skip-baseline-faults", val, err);
 		o->runner.skip_baseline_faults = false;
+	} else if (opt_is(arg, "count-baseline-faults", &val)) {
+		rc = no_value("count-baseline-faults", val, err);
+		o->runner.skip_baseline_faults = false;
+		o->runner.skip_shared_faults = true;
 	} else if (opt_is(arg, "min-class", &val)) {
 		rc = need_value("min-class", val, "CLASS", err);
 		if (!rc)
@@ -317,6 +321,8 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"                         a WARN count alone is not reported)\n"
 		"  --no-skip-baseline-faults  when the baseline itself faults, go\n"
 		"                         on and report the divergence that follows\n"
+		"  --count-baseline-faults  a fault only the baseline has is a\n"
+		"                         divergence (a fix); one all share ends the input\n"
 		"  --known=FILE           divergences whose signature FILE lists\n"
 		"                         (tests/algorithms/kernel-trees/known/) are no crash;\n"
 		"                         each distinct one is printed once\n"

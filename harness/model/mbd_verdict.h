@@ -59,6 +59,10 @@ struct mbd_verdict {
 	bool baseline_fault;   /* trace ended early: the baseline hit BUG_ON()
 				  or failed the oracle (see mbd_runner_opts) */
 	char detail[256];      /* one human line: what differs */
+	/* by_oracle: the contract clause broken (enum mbd_clause) and every
+	   clause that step noted (1u << clause); 0 otherwise */
+	int clause;
+	uint32_t clauses;
 	/*
 	 * One stable line, e.g.
 	 * "mbdiff: divergence reference~zhou-2025 reserved/coverage at op 17 memblock_reserve"

@@ -18,9 +18,46 @@
 
 struct mbd_oracle;
 
+/*
+ * The clause of the API contract a finding is about: with where (which
+ * array), what `mbdiff judge` groups bugs by; the numbers in the detail
+ * vary from trace to trace, the clause does not.
+ */
+enum mbd_clause {
+	MBD_CL_NONE = 0,
+	MBD_CL_ENOMEM_WITH_ROOM, /* -ENOMEM although the array had room */
+	MBD_CL_BAD_RETURN,       /* a return value the call never gives */
+	MBD_CL_ALLOC_ADDR,       /* an allocation at another address */
+	MBD_CL_CNT_OVER_MAX,     /* cnt above max */
+	MBD_CL_CNT_HELD,         /* cnt and the regions held disagree */
+	MBD_CL_EMPTY_REGION,     /* a region of size 0 */
+	MBD_CL_WRAPS,            /* a region past the end of the address space */
+	MBD_CL_UNSORTED,         /* regions out of order or overlapping */
+	MBD_CL_TOTAL_SIZE,       /* total_size is not the sum of the sizes */
+	MBD_CL_MISSING,          /* bytes the contract has are not there */
+	MBD_CL_EXTRA,            /* bytes there that the contract does not have */
+	MBD_CL_ATTR,             /* the right bytes with other flags or nid */
+	MBD_CL_ARRAY_UNRESERVED, /* a live region array is not reserved */
+	MBD_CL_ARRAYS_OVERLAP,   /* the memory and reserved arrays share bytes */
+	MBD_CL__COUNT
+};
+
+/* A few words for a clause ("bytes missing"), "" for MBD_CL_NONE. */
+const char *mbd_clause_text(enum mbd_clause c);
+/* Its stable name ("missing"), for keys. */
+const char *mbd_clause_name(enum mbd_clause c);
+/*
+ * Of the clauses in mask (1u << clause), the one a root cause is named
+ * after: a broken array first (everything after it follows from it), then
+ * the worst class's; MBD_CL_NONE for 0.
+ */
+enum mbd_clause mbd_clause_root(uint32_t mask, enum mbd_clause worst);
+
 struct mbd_oracle_finding {
 	enum mbd_class cls;    /* MBD_CLASS_NONE when all is well */
 	enum mbd_where where;
+	enum mbd_clause clause; /* the worst class's clause */
+	uint32_t clauses;      /* every clause noted in this step, 1u << c */
 	char detail[256];
 	enum mbd_class text_min; /* detail written from this class up */
 };

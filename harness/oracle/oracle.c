@@ -253,11 +253,11 @@ static bool judge_status(const struct mbd_op *op, int64_t ret, bool need,
 	if (ret == RET_ENOMEM && need)
 		return false;
 	if (ret == RET_ENOMEM)
-		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, "%s returned -12 but %s"
+		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, MBD_CL_ENOMEM_WITH_ROOM, "%s returned -12 but %s"
 		     " had room (cnt %" PRIu64 " max %" PRIu64 ")",
 		     mbd_op_name(op->kind), type_name[ty], ts->cnt, ts->max);
 	else
-		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, "%s returned %" PRId64
+		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, MBD_CL_BAD_RETURN, "%s returned %" PRId64
 		     ", expected 0 or -12", mbd_op_name(op->kind), ret);
 	return false;
 }
@@ -298,12 +298,12 @@ static void check_type(const struct mbd_oracle *o, int ty,
 	char ma[48], va[48];
 
 	if (ts->cnt > ts->max) {
-		mbd_orc_note(f, MBD_CLASS_INVARIANT, where, "%s: cnt %" PRIu64 " > max %"
+		mbd_orc_note(f, MBD_CLASS_INVARIANT, where, MBD_CL_CNT_OVER_MAX, "%s: cnt %" PRIu64 " > max %"
 		     PRIu64, nm, ts->cnt, ts->max);
 		ok = false;
 	}
 	if (ts->n_copied != ts->cnt) {
-		mbd_orc_note(f, MBD_CLASS_INVARIANT, where, "%s: snapshot holds %zu of %"
+		mbd_orc_note(f, MBD_CLASS_INVARIANT, where, MBD_CL_CNT_HELD, "%s: snapshot holds %zu of %"
 		     PRIu64 " regions", nm, ts->n_copied, ts->cnt);
 		ok = false;
 	}
@@ -311,17 +311,17 @@ static void check_type(const struct mbd_oracle *o, int ty,
 		const struct mbd_region *r = &ts->regions[i];
 
 		if (!r->size) {
-			mbd_orc_note(f, MBD_CLASS_INVARIANT, where, "%s: region %zu"
+			mbd_orc_note(f, MBD_CLASS_INVARIANT, where, MBD_CL_EMPTY_REGION, "%s: region %zu"
 			     " (base 0x%" PRIx64 ") is empty", nm, i, r->base);
 			ok = false;
 		} else if (r->size > UINT64_MAX - r->base) {
-			mbd_orc_note(f, MBD_CLASS_INVARIANT, where, "%s: region %zu base"
+			mbd_orc_note(f, MBD_CLASS_INVARIANT, where, MBD_CL_WRAPS, "%s: region %zu base"
 			     " 0x%" PRIx64 " size 0x%" PRIx64 " wraps", nm, i,
 			     r->base, r->size);
 			ok = false;
 		}
 		if (i && mbd_region_end(&ts->regions[i - 1]) > r->base) {
-			mbd_orc_note(f, MBD_CLASS_INVARIANT, where, "%s: region %zu base"
+			mbd_orc_note(f, MBD_CLASS_INVARIANT, where, MBD_CL_UNSORTED, "%s: region %zu base"
 			     " 0x%" PRIx64 " below end 0x%" PRIx64 " of region %zu",
 			     nm, i, r->base, mbd_region_end(&ts->regions[i - 1]),
 			     i - 1);
@@ -329,7 +329,7 @@ static void check_type(const struct mbd_oracle *o, int ty,
 		}
 	}
 	if (ts->total_size != o->total[ty])
-		mbd_orc_note(f, MBD_CLASS_INVARIANT, where, "%s: total_size 0x%" PRIx64
+		mbd_orc_note(f, MBD_CLASS_INVARIANT, where, MBD_CL_TOTAL_SIZE, "%s: total_size 0x%" PRIx64
 		     " expected 0x%" PRIx64, nm, ts->total_size, o->total[ty]);
 	if (!ok)
 		return;         /* coverage of a malformed array is undefined */
@@ -344,13 +344,13 @@ static void check_type(const struct mbd_oracle *o, int ty,
 		describe_attr(va, sizeof(va), d.flags_b, d.nid_b);
 	}
 	if (!d.in_b)
-		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, "%s: [0x%" PRIx64 "-0x%" PRIx64
+		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, MBD_CL_MISSING, "%s: [0x%" PRIx64 "-0x%" PRIx64
 		     "] missing (model: %s)", nm, d.start, d.end - 1, ma);
 	else if (!d.in_a)
-		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, "%s: [0x%" PRIx64 "-0x%" PRIx64
+		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, MBD_CL_EXTRA, "%s: [0x%" PRIx64 "-0x%" PRIx64
 		     "] extra (%s)", nm, d.start, d.end - 1, va);
 	else
-		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, "%s: [0x%" PRIx64 "-0x%" PRIx64
+		mbd_orc_note(f, MBD_CLASS_COVERAGE, where, MBD_CL_ATTR, "%s: [0x%" PRIx64 "-0x%" PRIx64
 		     "] %s (model: %s)", nm, d.start, d.end - 1, va, ma);
 }
 
@@ -372,12 +372,12 @@ static void check_arrays(const struct mbd_oracle *o, const struct mbd_state *st,
 		lo[ty] = ts[ty]->regions_pa;
 		hi[ty] = mbd_orc_cap_end(lo[ty], mbd_orc_array_bytes(ts[ty]->max));
 		if (live[ty] && mbd_iset_holes(&o->t[RSV], lo[ty], hi[ty]))
-			mbd_orc_note(f, MBD_CLASS_INVARIANT, MBD_WHERE_RESERVED, "%s array"
+			mbd_orc_note(f, MBD_CLASS_INVARIANT, MBD_WHERE_RESERVED, MBD_CL_ARRAY_UNRESERVED, "%s array"
 			     " [0x%" PRIx64 "-0x%" PRIx64 "] is not reserved",
 			     type_name[ty], lo[ty], hi[ty] - 1);
 	}
 	if (live[MEM] && live[RSV] && lo[MEM] < hi[RSV] && lo[RSV] < hi[MEM])
-		mbd_orc_note(f, MBD_CLASS_INVARIANT, MBD_WHERE_RESERVED, "memory array"
+		mbd_orc_note(f, MBD_CLASS_INVARIANT, MBD_WHERE_RESERVED, MBD_CL_ARRAYS_OVERLAP, "memory array"
 		     " [0x%" PRIx64 "-0x%" PRIx64 "] overlaps reserved array [0x%"
 		     PRIx64 "-0x%" PRIx64 "]", lo[MEM], hi[MEM] - 1, lo[RSV],
 		     hi[RSV] - 1);
@@ -500,6 +500,8 @@ enum mbd_class mbd_oracle_step_text(struct mbd_oracle *o, const struct mbd_op *o
 	   (a step per op and variant; it showed in profiles) */
 	f->text_min = text_min;
 	f->cls = MBD_CLASS_NONE;
+	f->clause = MBD_CL_NONE;
+	f->clauses = 0;
 	f->where = MBD_WHERE_CALL;
 	f->detail[0] = '\0';
 	if (o->broken)
@@ -516,7 +518,7 @@ enum mbd_class mbd_oracle_step_text(struct mbd_oracle *o, const struct mbd_op *o
 		e = mbd_orc_cap_end(op->base, op->size);
 		if (op->kind == MBD_OP_MARK_MIRROR && !o->mirror_cfg) {
 			if (res->ret != 0)
-				mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL,
+				mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, MBD_CL_BAD_RETURN,
 				     "%s returned %" PRId64 " without mirrored"
 				     " kernelcore, expected 0",
 				     mbd_op_name(op->kind), res->ret);

@@ -320,12 +320,12 @@ int mbd_orc_judge_alloc(const struct mbd_oracle *o, const struct mbd_op *op,
 	if (ret == want)
 		return q.got_nid;
 	if (!q.unreliable) {
-		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, "alloc returned 0x%"
+		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, MBD_CL_ALLOC_ADDR, "alloc returned 0x%"
 		     PRIx64 ", expected 0x%" PRIx64, ret, want);
 		return q.nid;
 	}
 	if (ret && !alloc_plausible(o, &q, ret, why, sizeof(why)))
-		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, "%s", why);
+		mbd_orc_note(f, MBD_CLASS_RETURN, MBD_WHERE_CALL, MBD_CL_ALLOC_ADDR, "%s", why);
 	/* not predicted exactly: the first attempt searches the node asked for */
 	if (!nid_valid(q.nid) || ret == find_node(o, q.size, q.align, q.start,
 						  q.end, q.nid, 0))

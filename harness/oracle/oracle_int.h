@@ -29,9 +29,10 @@ struct mbd_oracle {
 };
 
 /* Record a finding of class cls unless a worse one is already there. */
-__attribute__((format(printf, 4, 5)))
+__attribute__((format(printf, 5, 6)))
 void mbd_orc_note(struct mbd_oracle_finding *f, enum mbd_class cls,
-		  enum mbd_where where, const char *fmt, ...);
+		  enum mbd_where where, enum mbd_clause clause,
+		  const char *fmt, ...);
 /* base + memblock_cap_size(base, &size) */
 uint64_t mbd_orc_cap_end(uint64_t base, uint64_t size);
 /* PAGE_ALIGN(max * sizeof(struct memblock_region)), saturating */
