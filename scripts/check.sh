@@ -227,7 +227,9 @@ mbd_log "series: ${#series[@]} patch(es) touching memblock"
 
 # ---- 2. the base -----------------------------------------------------------
 
-# applies TREE DEST: copy the two files, apply the series exactly; 0 if all apply
+# applies TREE DEST: copy the two files, apply the series exactly; 0 if all
+# apply. --forward: a hunk that matches reversed is refused, never applied
+# backwards (--batch alone assumes -R); reversed TREE then says so.
 applies() {
 	local tree=$1 dest=$2 p
 	rm -rf "$dest"
@@ -235,12 +237,15 @@ applies() {
 	cp "$tree/mm/memblock.c" "$dest/mm/"
 	cp "$tree/include/linux/memblock.h" "$dest/include/linux/"
 	for p in "${series[@]}"; do
-		patch -p1 --fuzz=0 --batch --no-backup-if-mismatch -d "$dest" -i "$p" >"$dest.log" 2>&1 ||
+		patch -p1 --fuzz=0 --batch --forward --no-backup-if-mismatch -d "$dest" -i "$p" >"$dest.log" 2>&1 ||
 			return 1
 	done
 }
 
-base_tree="" base_name="" tried=()
+# reversed LOG: patch saw a hunk already applied (issue 33 item 7)
+reversed() { grep -q 'Reversed (or previously applied) patch detected' "$1"; }
+
+base_tree="" base_name="" tried=() already=()
 if [[ $git_tree ]]; then
 	base_tree=$out/base-tree
 	mkdir -p "$base_tree/mm" "$base_tree/include/linux"
@@ -251,6 +256,8 @@ if [[ $git_tree ]]; then
 	base_name="$(git -C "$git_tree" describe --always "$base_rev" 2>/dev/null || echo "$base_rev") of $git_tree"
 	applies "$base_tree" "$out/patched-check" || {
 		mkdir -p "$out/rejects"
+		reversed "$out/patched-check.log" &&
+			bad "the series is already applied in its own base $base_rev (a hunk matches reversed)"
 		bad "the series does not apply to its own base $base_rev: $(cat "$out/patched-check.log")"
 	}
 else
@@ -267,12 +274,16 @@ else
 			base_name="Linux $(sed -n 's/.*(\([0-9][0-9.]*\)).*/\1/p' "$tree/SOURCE" | head -n 1) (Debian linux-source-$v)"
 			break
 		fi
+		reversed "$out/patched-check.log" && already+=("$v")
 		mkdir -p "$out/rejects/$v"
 		cp "$out/patched-check.log" "$out/rejects/$v/patch.log"
 		find "$out/patched-check" -name '*.rej' -exec cp {} "$out/rejects/$v/" \;
 	done
+	setmeta already_applied "$(printf '%s\n' "${already[@]+"${already[@]}"}" | jq -R 'select(length > 0)' | jq -s .)"
 	if [[ ! $base_tree ]]; then
 		((${#tried[@]})) || broken "no linux-source package could be had (see $out/get-*.log)"
+		((${#already[@]})) &&
+			bad "the series applies to none of ${tried[*]}: it is already applied in linux-source $(IFS=,; echo "${already[*]}") (a hunk matches reversed; $out/rejects/${already[0]}/patch.log)"
 		first=${tried[0]}
 		{
 			printf 'mbdiff check: PATCH DOES NOT APPLY\n\n'

@@ -8,7 +8,9 @@
 # fetched): the base is the newest tree the whole series applies to; an
 # mbox is split and applied in order (a cover letter skipped); a series
 # that applies nowhere exits 2 naming the failing hunk and its .rej file
-# (and says so in --json); --tree DIR REV takes the base from git; bad
+# (and says so in --json); a series already in a tree is never applied
+# reversed (meta.json already_applied; exit 2 if no other tree takes it);
+# --tree DIR REV takes the base from git; bad
 # input exits 2 with a one-line reason.
 set -uo pipefail
 src=${1:?usage: test_check_input.sh SOURCE_DIR MBDIFF}
@@ -91,6 +93,23 @@ run --base-only --tree "$g" HEAD
 rc=$?
 [[ $rc == 0 ]] && ok || bad "--tree: exit $rc: $(tail -n 2 "$work/log")"
 grep -q "^base: .* of $g" "$work/log" && ok || bad "--tree: base not from the git tree: $(grep base: "$work/log")"
+
+# a series already in a tree is never applied backwards: 7.3 has p1, so
+# the base is 6.12 and meta.json records 7.3; with 7.3 alone, exit 2 naming it
+trees2=$work/trees2
+cp -r "$trees" "$trees2"
+cp "$work/b/v1" "$trees2/linux-7.3/mm/memblock.c"
+bash "$check" --trees "$trees2" --base 7.3,6.12 -o "$work/out" --base-only "$work/p1.patch" >"$work/log" 2>&1
+rc=$?
+[[ $rc == 0 ]] && grep -q '^base: Linux 6.12.0' "$work/log" && ok ||
+	bad "p1 already in 7.3: exit $rc, $(grep base: "$work/log" || tail -n 1 "$work/log")"
+[[ $(jq -c .already_applied "$work/out/meta.json" 2>/dev/null) == '["7.3"]' ]] && ok ||
+	bad "meta.json already_applied is not [\"7.3\"]: $(jq -c .already_applied "$work/out/meta.json" 2>&1)"
+bash "$check" --trees "$trees2" --base 7.3 -o "$work/out" --base-only "$work/p1.patch" >"$work/log" 2>&1
+rc=$?
+[[ $rc == 2 ]] && ok || bad "series only already applied: exit $rc, expected 2"
+[[ $(grep -c error: "$work/log") == 1 ]] && grep -q 'error: .*already applied in linux-source 7.3' "$work/log" && ok ||
+	bad "no one line naming 7.3 as already applied: $(cat "$work/log")"
 
 # bad input: exit 2, one line naming the problem
 expect2() { # expect2 WHAT PATTERN ARGS...
