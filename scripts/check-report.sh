@@ -5,8 +5,13 @@
 #
 # The report of a `mbdiff check` run (scripts/check.sh writes DIR and calls
 # this last; run it again to re-render): plain text in at most 72 columns,
-# verdict first, to stdout and DIR/report.txt; with --json the same as
-# JSON. Worst finding first. Exit 0 clean, 1 finding(s), 2 bad DIR.
+# to stdout and DIR/report.txt; with --json the same as JSON. The first
+# screen is the verdict over all bugs (DIR/bugs.json, scripts/check-bugs.sh),
+# one line or two per bug, worst first, and the command that replays each;
+# the details follow. Exit (the verdict's): 0 CLEAN, 0 FIXES (the patch
+# fixes mainline faults and brings in none), 1 REGRESSION, 4 CRASH (a
+# sanitizer crash or hang in the patched code), 5 BEHAVIOUR CHANGE (both
+# hold the API contract and differ); 2 bad DIR.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -34,6 +39,7 @@ m() { jq -r "$1" "$meta"; }
 means() {
 	case $1 in
 	crash) echo "memblock itself corrupts memory (sanitizer): anything can follow" ;;
+	hang) echo "a memblock call never returns: the boot hangs" ;;
 	panic) echo "one side stops the boot with BUG()/panic() where the other goes on" ;;
 	coverage) echo "memory lost or gained: pages used twice, or never, by the kernel" ;;
 	invariant) echo "the arrays break memblock's rules (order, overlap, totals)" ;;
@@ -46,7 +52,7 @@ means() {
 }
 rank() {
 	local i=0 c
-	for c in crash panic coverage invariant return layout capacity warning; do
+	for c in crash hang panic coverage invariant return layout capacity warning; do
 		[[ $c == "$1" ]] && { echo "$i"; return; }
 		i=$((i + 1))
 	done
@@ -85,88 +91,159 @@ repro_lines() {
 		{ print }' "$1"
 }
 
-mapfile -t fdirs < <(for d in "$out"/findings/*/; do
-	[[ -f $d/signature ]] || continue
-	sig=$(sed -n 2p "$d/signature")
-	cls=$(echo "$sig" | awk '{ split($4, a, "/"); print a[2] }')
-	echo "$(rank "$cls") ${d%/}"
-done | sort -n | cut -d' ' -f2-)
-n=${#fdirs[@]}
-mapfile -t crashes < <(find "$out/keep" -maxdepth 1 -name 'crash-*' ! -name '*.variants' 2>/dev/null | sort)
-
+[[ -f $out/bugs.json ]] || printf '[]\n' >"$out/bugs.json"
+bugs=$out/bugs.json
+n=$(jq length "$bugs")
+nk() { jq "[.[] | select($1)] | length" "$bugs"; }
+n_reg=$(nk '.kind == "regression"')
+n_crash=$(nk '.kind == "regression" and (.class == "crash" or .class == "hang")')
+n_fix=$(nk '.kind == "fix"')
+n_both=$(nk '.kind == "both"')
+n_beh=$(nk '.kind == "behaviour"')
+# "both wrong": mainline breaks the contract first and the patch breaks it
+# its own way there; no evidence against the patch alone, so no regression
+# (a fix that leaves such layouts passes, a patch of only such changes is a
+# behaviour change a reviewer has to read)
+if ((n_crash)); then verdict=crash rc=4
+elif ((n_reg)); then verdict=regression rc=1
+elif ((n_fix)); then verdict=fixes rc=0
+elif ((n_beh + n_both)); then verdict=behaviour-change rc=5
+else verdict=clean rc=0
+fi
+plural() { (($1 == 1)) && printf '%s %s' "$1" "$2" || printf '%s %ss' "$1" "$2"; }
+also() { # the other kinds, for the first line
+	local s=""
+	((n_fix)) && [[ $verdict != fixes ]] && s+=", $(plural "$n_fix" fix | sed 's/fixs/fixes/')"
+	((n_both)) && s+=", $n_both both wrong"
+	((n_beh)) && [[ $verdict != behaviour-change ]] && s+=", $(plural "$n_beh" "behaviour change")"
+	printf '%s' "$s"
+}
+who() {
+	case $1 in
+	regression) echo "the patch" ;;
+	fix) echo "mainline" ;;
+	both) echo "both" ;;
+	*) echo "neither" ;;
+	esac
+}
+sigs=$(find "$out/findings" -name judge.json 2>/dev/null | wc -l)
+shared=$(jq -r '.shared // 0' "$out/bugs/not-bugs.json" 2>/dev/null || echo 0)
 text=$out/report.txt
 {
-	if ((${#crashes[@]})); then
-		printf 'mbdiff check: CRASH - memblock or mbdiff died under a sanitizer\n'
-	elif ((n)); then
-		printf 'mbdiff check: %d FINDING(S) - the patch changes what memblock does\n' "$n"
-	else
-		printf 'mbdiff check: CLEAN - no difference of class %s or worse\n' "$(m .search.min_class)"
-	fi
+	case $verdict in
+	crash) printf 'mbdiff check: CRASH - %s; the patched code dies\n' "$(plural "$n_reg" bug)$(also)" ;;
+	regression) printf 'mbdiff check: REGRESSION - %s the patch brings in%s\n' "$(plural "$n_reg" bug)" "$(also)" ;;
+	fixes) printf 'mbdiff check: FIXES - %s of mainline, no regression%s\n' "$(plural "$n_fix" bug)" "$(also)" ;;
+	behaviour-change)
+		if ((n_beh)); then
+			printf 'mbdiff check: BEHAVIOUR CHANGE - %s, both sides keep the API contract%s\n' \
+				"$(plural "$n_beh" difference)" "$( ((n_both)) && printf ', %s where both are wrong' "$n_both")"
+		else
+			printf 'mbdiff check: BEHAVIOUR CHANGE - %s where mainline breaks the API contract and the patch breaks it otherwise\n' "$n_both"
+		fi ;;
+	clean) printf 'mbdiff check: CLEAN - no difference of class %s or worse\n' "$(m .search.min_class)" ;;
+	esac | wrap 2
 	printf '\n'
 	m '.patches[]' | sed 's/^/patch: /' | wrap 7
 	printf 'base:  %s\n' "$(m .base)" | wrap 7
 	if [[ $(m '.ignored_files | length') != 0 ]]; then
 		printf 'not compiled by mbdiff: %s\n' "$(m '.ignored_files | join(", ")')" | wrap 4
 	fi
-	printf 'compared: mainline (kernel:base) and the patch (kernel:patched),\n'
-	printf '  the oracle checking both after every call\n'
+	if [[ $(m '.already_applied // [] | length') != 0 ]]; then
+		printf 'already applied in: %s (not tried backwards)\n' "$(m '.already_applied | join(", ")')" | wrap 4
+	fi
 	if [[ $(m '.explore // empty') ]]; then
-		xf=$(m .explore.counterexamples)
 		if [[ $(m '.explore.error // empty') ]]; then
 			printf 'explored: failed: %s\n' "$(m .explore.error)" | wrap 2
 		elif [[ $(m '.explore.certificate // empty') ]]; then
 			printf 'explored: %s\n' "$(m .explore.certificate)" | wrap 2
 		else
-			printf 'explored: every trace of <= %s calls over alphabet %s:\n' \
-				"$(m .explore.depth_done)" "$(basename "$(m .explore.alphabet)" .alpha)" | wrap 2
-			printf '  %s shortest counterexample(s) in %s s\n' "$xf" "$(m .explore.seconds)"
-		fi
-		if [[ $(m '.explore.stopped // empty') ]]; then
-			printf '  (depth %s not finished: %s)\n' "$(m .explore.depth)" "$(m .explore.stopped)" | wrap 4
+			printf 'explored: every trace of <= %s calls over alphabet %s: %s shortest counterexample(s)\n' \
+				"$(m .explore.depth_done)" "$(basename "$(m .explore.alphabet)" .alpha)" \
+				"$(m .explore.counterexamples)" | wrap 2
 		fi
 	fi
 	if [[ $(m '.search.fuzz_runs // empty') ]]; then
-		printf 'searched: %s corpus traces, then %s libFuzzer execs (--runs %s)\n' \
+		printf 'searched: %s corpus traces, %s libFuzzer execs (--runs %s)\n' \
 			"$(m .search.corpus_inputs)" "$(m .search.fuzz_execs)" "$(m .search.fuzz_runs)" | wrap 2
 	else
-		printf 'searched: %s corpus traces, then %s libFuzzer execs in %s s\n' \
+		printf 'searched: %s corpus traces, %s libFuzzer execs in %s s\n' \
 			"$(m .search.corpus_inputs)" "$(m .search.fuzz_execs)" "$(m .search.fuzz_time)" | wrap 2
 	fi
-	printf '  (mbdiff check, %s, classes %s and worse)\n' "$(m .date)" "$(m .search.min_class)"
-	k=0
-	for d in "${fdirs[@]}"; do
-		k=$((k + 1))
-		sig=$(sed -n 2p "$d/signature")
-		read -r _ kind who wc _ _ _ op <<<"$sig"
-		cls=${wc#*/} where=${wc%/*}
-		printf '\nfinding %d of %d: %s in %s, at %s\n' "$k" "$n" "$cls" "$where" "$op" | wrap 2
-		[[ $kind == oracle ]] && printf '  (the oracle: %s breaks the API contract)\n' "$who"
+	if ((sigs)); then
+		printf 'judged: %s signature(s) -> %s bug(s)' "$sigs" "$n"
+		((shared)) && printf '; %s shared with mainline as it is' "$shared"
+		printf '\n'
+	fi | wrap 2
+	if ((shared)); then
+		# mainline's own faults, which the patch keeps: no bug of the patch
+		printf 'mainline faults the patch keeps (not its bugs):\n'
+		jq -r 'select(.kind == "shared") | .key | sub("^both break "; "")' "$out/bugs/.all.jsonl" |
+			sort | uniq -c | sort -rn | awk '{ n = $1; $1 = ""; printf "  %s (%d)\n", substr($0, 2), n }' | wrap 4
+	fi
+	if ((n)); then
+		printf '\nbugs, worst first (who is wrong, class, 128-slot arrays):\n'
+		for ((i = 0; i < n; i++)); do
+			b=$(jq -c ".[$i]" "$bugs")
+			id=$(jq -r .id <<<"$b")
+			r=$(cat "$out/bugs/$id/reachable" 2>/dev/null || echo "not searched")
+			case $r in yes*) r=reachable ;; not\ searched) r="not searched" ;; *) r="not reachable" ;; esac
+			printf '%2d %-10s %-9s %s\n' "$((i + 1))" "$(jq -r .kind <<<"$b" | sed 's/^both$/both wrong/; s/^behaviour$/behaviour/')" \
+				"$(jq -r .class <<<"$b")" "$r"
+			printf '   %s\n' "$(jq -r .title <<<"$b")" | wrap 5
+			[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '   at %s\n' "$(jq -r .site <<<"$b")" | wrap 6
+		done
+		nn=01
+		((n > 1)) && nn=NN
+		printf '\nreproduce (the check build'\''s mbdiff%s):\n' "$( ((n > 1)) && printf '; NN = 01..%02d' "$n")"
+		printf '  %s \\\n' "$(m '.mbdiff // "mbdiff"')"
+		printf '    replay --count-baseline-faults \\\n'
+		printf '    --variants kernel:base,kernel:patched \\\n'
+		printf '  %s/bugs/%s/repro.mbt\n' "$out" "$nn"
+	fi
+	for ((i = 0; i < n; i++)); do
+		b=$(jq -c ".[$i]" "$bugs")
+		id=$(jq -r .id <<<"$b")
+		bd=$out/bugs/$id
+		kind=$(jq -r .kind <<<"$b")
+		cls=$(jq -r .class <<<"$b")
+		printf '\nbug %d of %d: %s, %s (%s wrong)\n' "$((i + 1))" "$n" "$kind" "$cls" "$(who "$kind")" | wrap 2
+		printf '  %s\n' "$(jq -r .title <<<"$b")" | wrap 4
+		[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '  at %s\n' "$(jq -r .site <<<"$b")" | wrap 4
+		case $kind in
+		regression) printf '  the patch breaks the API contract here, mainline holds it\n' ;;
+		fix) printf '  mainline breaks the API contract here, the patch holds it\n' ;;
+		both) printf '  both break the API contract here, each its own way\n' ;;
+		behaviour) printf '  both hold the API contract and differ\n' ;;
+		esac
 		printf '  means: %s\n' "$(means "$cls")" | wrap 4
-		printf '  found by: %s\n' "$(sed 's/^corpus$/corpus replay/' "$d/found-by")" | wrap 4
-		printf '  reachable with kernel-sized arrays: %s\n' "$(cat "$d/reachable")" | wrap 4
-		if [[ $(cat "$d/reference") == agrees ]]; then
-			printf '  our reference model agrees with mainline here (known\n'
-			printf '  version differences aside)\n'
-		else
-			printf '  our reference model differs from this mainline here, not\n'
-			printf '  by a known version difference (mbdiff replay --variants\n'
-			printf '  reference,kernel:base shows it)\n'
+		[[ $(jq -r '.what // empty' <<<"$b") ]] && printf '  wrong side: %s\n' "$(jq -r .what <<<"$b")" | wrap 4
+		printf '  reached from: %s signature(s)%s\n' "$(jq -r .signatures <<<"$b")" \
+			"$(jq -r 'if (.calls | length) > 0 then ", calls " + (.calls | join(", ")) else "" end' <<<"$b")" | wrap 4
+		printf '  found by: %s\n' "$(jq -r .found_by <<<"$b" | sed 's/^corpus$/corpus replay/')" | wrap 4
+		printf '  reachable with 128-slot arrays: %s\n' "$(cat "$bd/reachable" 2>/dev/null || echo "not searched")" | wrap 4
+		f=$out/findings/$(jq -r .reproducer_of <<<"$b")
+		if [[ -f $f/reference ]]; then
+			if [[ $(cat "$f/reference") == agrees ]]; then
+				printf '  our reference model agrees with mainline here\n'
+			else
+				printf '  our reference model differs from this mainline here (mbdiff\n'
+				printf '  replay --variants reference,kernel:base shows it)\n'
+			fi
 		fi
-		if [[ -f $d/kernel-test ]]; then
-			printf '  tools/testing/memblock test: %s\n' "$(cat "$d/kernel-test")" | wrap 4
+		[[ -f $bd/kernel-test ]] && printf '  tools/testing/memblock test: %s\n' "$(cat "$bd/kernel-test")" | wrap 4
+		printf '  reproducer (%s, %s calls):\n' "bugs/$id/repro.mbt" "$(cat "$bd/calls" 2>/dev/null || echo '?')"
+		repro_lines "$bd/repro.mbt" | sed 's/^/    /' | wrap 4
+		if [[ -f $bd/narrow.txt ]] && grep -q '^after call' "$bd/narrow.txt"; then
+			printf '  what mainline and the patch leave behind:\n'
+			sed -n '/^after call/,/^detail/p' "$bd/narrow.txt" | sed 's/^/  /' | wrap 4
+		elif [[ -f $out/crashes/$(jq -r .reproducer_of <<<"$b")/sanitizer.txt ]]; then
+			printf '  sanitizer report (trimmed):\n'
+			head -n 12 "$out/crashes/$(jq -r .reproducer_of <<<"$b")/sanitizer.txt" | sed 's/^/    /' | wrap 4
 		fi
-		printf '  reproducer (%s):\n' "$(basename "$d")/repro.mbt"
-		repro_lines "$d/repro.mbt" | sed 's/^/    /' | wrap 4
-		printf '  what mainline and the patch leave behind:\n'
-		sed -n '/^after call/,/^detail/p' "$d/narrow.txt" | sed 's/^/  /' | wrap 4
-		printf '  signature: %s\n' "$sig" | wrap 4
+		printf '  key: %s\n' "$(jq -r .key <<<"$b")" | wrap 4
 	done
-	for c in "${crashes[@]+"${crashes[@]}"}"; do
-		printf '\nsanitizer crash (libFuzzer artifact; the log says where):\n'
-		printf '  %s\n' "$c" | wrap 4
-	done
-	if ((n == 0 && ${#crashes[@]} == 0)); then
+	if ((n == 0)); then
 		printf '\ncovered: every call kind of the corpus and the fuzzer; libFuzzer\n'
 		f=$(ls "$out"/fuzz-*.log 2>/dev/null | tail -n 1 || true)
 		if [[ $f ]]; then
@@ -196,27 +273,26 @@ text=$out/report.txt
 } >"$text"
 cat "$text"
 
-rc=0
-((n + ${#crashes[@]})) && rc=1
 if [[ $json ]]; then
-	fj=$out/findings.json
-	printf '[]\n' >"$fj"
-	for d in "${fdirs[@]}"; do
-		sig=$(sed -n 2p "$d/signature")
-		read -r _ kind who wc _ _ _ op <<<"$sig"
-		jq --arg h "$(basename "$d")" --arg sig "$sig" --arg cls "${wc#*/}" --arg where "${wc%/*}" \
-			--arg op "$op" --arg kind "$kind" --arg means "$(means "${wc#*/}")" \
-			--arg by "$(cat "$d/found-by")" --arg reach "$(cat "$d/reachable")" \
-			--arg kt "$(cat "$d/kernel-test" 2>/dev/null || true)" --arg ref "$(cat "$d/reference")" --arg repro "$(repro_lines "$d/repro.mbt")" \
-			--arg after "$(sed -n '/^after call/,/^detail/p' "$d/narrow.txt")" --arg file "$d/repro.mbt" \
-			'. += [{id: $h, signature: $sig, class: $cls, where: $where, op: $op, kind: $kind,
-			  means: $means, found_by: $by, reachable_with_kernel_arrays: $reach,
-			  reference: $ref, kernel_test: $kt, reproducer: ($repro | split("\n")), reproducer_file: $file,
-			  after: $after}]' "$fj" >"$fj.tmp" && mv "$fj.tmp" "$fj"
+	bj=$out/bugs-report.json
+	printf '[]\n' >"$bj"
+	for ((i = 0; i < n; i++)); do
+		id=$(jq -r ".[$i].id" "$bugs")
+		bd=$out/bugs/$id
+		jq --slurpfile all "$bugs" --argjson i "$i" --arg reach "$(cat "$bd/reachable" 2>/dev/null || echo "not searched")" \
+			--arg kt "$(cat "$bd/kernel-test" 2>/dev/null || true)" --arg repro "$(repro_lines "$bd/repro.mbt")" \
+			--arg file "$bd/repro.mbt" --arg means "$(means "$(jq -r ".[$i].class" "$bugs")")" \
+			--arg after "$(sed -n '/^after call/,/^detail/p' "$bd/narrow.txt" 2>/dev/null || true)" \
+			'. += [$all[0][$i] | {id, kind, who_is_wrong: ({regression: "patch", fix: "mainline", both: "both"}[.kind] // "neither"),
+			  class, key, title, site, what, signatures, calls, means: $means, found_by,
+			  reachable_with_kernel_arrays: $reach, reachable: ($reach | startswith("yes")),
+			  kernel_test: $kt, reproducer: ($repro | split("\n")), reproducer_file: $file,
+			  after: $after}]' "$bj" >"$bj.tmp" && mv "$bj.tmp" "$bj"
 	done
-	jq --slurpfile f "$fj" --argjson rc "$rc" --arg txt "$text" \
-		'. + {verdict: (if $rc == 0 then "clean" else "finding" end), exit: $rc,
-		  findings: $f[0], report: $txt}' "$meta" >"$json.tmp"
+	jq --slurpfile b "$bj" --argjson rc "$rc" --arg v "$verdict" --arg txt "$text" \
+		--slurpfile nb "$out/bugs/not-bugs.json" \
+		'. + {verdict: $v, exit: $rc, bugs: $b[0], findings: $b[0],
+		  not_bugs: ($nb[0] // {}), report: $txt}' "$meta" >"$json.tmp"
 	mv "$json.tmp" "$json"
 fi
 exit "$rc"

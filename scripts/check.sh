@@ -25,13 +25,13 @@
 #    libFuzzer for --time seconds, going on past every finding and
 #    keeping each distinct signature of class --min-class or worse; the
 #    oracle checks both variants after every call.
-# 4. Each finding is minimized (mbdiff minimize) and searched again with
-#    the kernel's boot arrays (128 slots, resize allowed, filled by
-#    realistic calls first; fuzz_diff --config=boot) for --reach-runs
-#    libFuzzer runs with a fixed seed (the same answer on a busy machine).
-#    A clean search is replayed through a clang source-coverage build
-#    (scripts/coverage.sh --pair): the report gives the branches taken in
-#    add_range, isolate, merge, insert and double_array.
+# 4. Each finding is minimized and judged (`mbdiff judge`: regression,
+#    fix, both wrong, behaviour change, shared); the findings are grouped
+#    into bugs by root cause (scripts/check-bugs.sh); each bug is searched
+#    for again with the kernel's boot arrays (128 slots, fuzz_diff
+#    --config=boot) for --reach-runs libFuzzer runs with a fixed seed, and
+#    gets one test in the real tools/testing/memblock. A clean search is
+#    replayed through a clang source-coverage build (scripts/coverage.sh).
 # 5. The report (scripts/check-report.sh): plain text in 72 columns,
 #    verdict first, to stdout and OUT/report.txt; --json FILE for CI.
 #
@@ -60,8 +60,9 @@
 #   --no-kernel-tests  do not check each finding's tools/testing/memblock
 #                      test in the real suite (scripts/kernel-suite.sh)
 #   -h, --help         this text
-# Exit: 0 clean, 1 finding(s), 2 bad input or the series applies to no
-# base, 3 the check itself failed (build error, missing tool).
+# Exit: 0 CLEAN or FIXES (no regression), 1 REGRESSION, 4 CRASH, 5 BEHAVIOUR
+# CHANGE, 2 bad input or the series applies to no base, 3 the check itself
+# failed (build error, missing tool).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -345,9 +346,10 @@ fi
 t_built=$(mbd_now)
 mbd_log "built in $(mbd_elapsed "$t_base") s"
 mbdiff=$bdir/mbdiff
+setmeta mbdiff "$(jstr "$mbdiff")"
 fuzz=$bdir/fuzz_diff
 pair=kernel:base,kernel:patched
-topts=("--variants=$pair" "--min-class=$min_class" --no-expect "--keep-going=$out/keep")
+topts=("--variants=$pair" "--min-class=$min_class" --no-expect --count-baseline-faults "--keep-going=$out/keep")
 
 # ---- 4. search ---------------------------------------------------------------
 
@@ -361,7 +363,7 @@ if ((xdepth > 0)); then
 	rm -rf "$xo"
 	xrc=0
 	nice -n 10 "$mbdiff" explore --quiet --alphabet "$alphabet" --variants "$pair" \
-		--depth "$xdepth" --time "$xtime" -j 2 --min-class "$min_class" --no-expect \
+		--depth "$xdepth" --time "$xtime" -j 2 --min-class "$min_class" --no-expect --count-baseline-faults \
 		-o "$xo" >"$out/explore.log" 2>&1 || xrc=$?
 	mapfile -t xfound < <(find "$xo" -maxdepth 1 -name '[0-9]*.mbt' 2>/dev/null | sort)
 	if ((${#xfound[@]})); then
@@ -478,8 +480,15 @@ if ((coverage && nkept == 0)); then
 fi
 setmeta coverage "$covjson"
 
-# ---- 5. each finding: minimize, reachability, third opinion -------------------
+# ---- 5. each finding: minimize, judge ------------------------------------------
 
+# Who is wrong: `mbdiff judge` runs each trace in lockstep (a fault only
+# mainline has counts) and each side alone under its oracle, and names the
+# kind (regression, fix, behaviour, both, shared) and the root-cause key
+# that bugs are grouped by (docs/check.md, "Bugs").
+judge=("$mbdiff" judge --json --variants "$pair" --min-class "$min_class"
+	--source "kernel:base=$base_tree/mm/memblock.c"
+	--source "kernel:patched=$out/patched-check/mm/memblock.c")
 mkdir -p "$out/findings"
 for sig in "$out"/keep/*.sig; do
 	[[ -f $sig ]] || continue
@@ -494,11 +503,29 @@ for sig in "$out"/keep/*.sig; do
 	else
 		echo libfuzzer >"$fd/found-by"
 	fi
-	nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
-		"$out/keep/$h.mbt" -o "$fd/repro.mbt" >"$fd/minimize.log" 2>&1 || true
-	[[ -f $fd/repro.mbt ]] || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
-	"$mbdiff" replay --narrow --no-expect --variants "$pair" --min-class "$min_class" \
-		"$fd/repro.mbt" >"$fd/narrow.txt" 2>&1 || true
+	# explore's traces are already the shortest
+	if [[ -f $out/keep/$h.explore ]]; then
+		cp "$out/keep/$h.mbt" "$fd/repro.mbt"
+	else
+		nice -n 10 "$mbdiff" minimize --no-expect --count-baseline-faults --max-runs 4000 \
+			--variants "$pair" --min-class "$min_class" \
+			"$out/keep/$h.mbt" -o "$fd/repro.mbt" >"$fd/minimize.log" 2>&1 || true
+		[[ -f $fd/repro.mbt ]] || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
+	fi
+	# the whole kept trace too: a patch that first behaves otherwise can
+	# break the contract a few calls later (the minimized one stops at the
+	# first difference)
+	if ! "${judge[@]}" "$fd/repro.mbt" "$out/keep/$h.mbt" >"$fd/judge.jsonl" 2>"$fd/judge.log"; then
+		broken "mbdiff judge failed on $fd/repro.mbt: $(tail -n 1 "$fd/judge.log")"
+	fi
+	jq -s --arg kept "$out/keep/$h.mbt" --arg repro "$fd/repro.mbt" --arg id "$h" \
+		--arg by "$(cat "$fd/found-by")" '
+		def rank: {regression: 5, both: 4, fix: 3, behaviour: 2, shared: 1, none: 0}[.kind] // 0;
+		(if (.[1] | rank) > (.[0] | rank) then .[1] + {reproducer: $kept}
+		 else .[0] + {reproducer: $repro} end) + {finding: $id, found_by: $by}' \
+		"$fd/judge.jsonl" >"$fd/judge.json"
+	"$mbdiff" replay --narrow --no-expect --count-baseline-faults --variants "$pair" \
+		--min-class "$min_class" "$(jq -r .reproducer "$fd/judge.json")" >"$fd/narrow.txt" 2>&1 || true
 	# third opinion: does our reference agree with the base here? (the
 	# version differences between them are data: known/*.known)
 	kargs_ref=()
@@ -514,49 +541,96 @@ for sig in "$out"/keep/*.sig; do
 	else
 		echo differs >"$fd/reference"
 	fi
-	if ((reach_runs > 0)); then
-		rk=$fd/reach
-		mkdir -p "$rk/keep" "$rk/corpus" "$rk/seed"
-		cp "$out/keep/$h.mbt" "$rk/seed/"
-		# runs, not seconds, and a fixed seed: the same answer on a busy machine
-		nice -n 10 "$fuzz" "--variants=$pair" "--min-class=$min_class" --no-expect --config=boot \
-			"--keep-going=$rk/keep" "--want=$h" -runs="$reach_runs" \
-			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" "$rk/seed" \
-			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
-		if [[ -f $rk/keep/$h.mbt ]]; then
-			nice -n 10 "$mbdiff" minimize --no-expect --max-runs 4000 --variants "$pair" --min-class "$min_class" \
-				"$rk/keep/$h.mbt" -o "$rk/repro.mbt" >"$rk/minimize.log" 2>&1 || true
-			[[ -f $rk/repro.mbt ]] || cp "$rk/keep/$h.mbt" "$rk/repro.mbt"
-			n=$(grep -c '^memblock_\|^slab_available' "$rk/repro.mbt" || true)
-			# the minimizer stops at --max-runs: then it is an upper bound
-			if grep -q '(4000 runs)' "$rk/repro.mbt"; then n="at most $n"; fi
-			printf 'yes (%s calls, 128-slot arrays: %s)\n' "$n" \
-				"$(basename "$fd")/reach/repro.mbt" >"$fd/reachable"
-		else
-			printf 'not found in %s runs\n' "$reach_runs" >"$fd/reachable"
-		fi
-	else
-		echo "not searched" >"$fd/reachable"
-	fi
 done
 
-# ---- 6. kernel tests in the real suite ----------------------------------------------
+# ---- 6. bugs: one per root cause --------------------------------------------------
 
-# each finding as a tools/testing/memblock test, run in the REAL suite of
-# the base's package: it must pass on base and fail with the series
+# sanitizer crashes and hangs: one bug per crash state (scripts/crash-triage.sh)
+mapfile -t crashes < <(find "$out/keep" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' \) \
+	! -name '*.variants' 2>/dev/null | sort)
+if ((${#crashes[@]})) && [[ -x $MBD_ROOT/scripts/crash-triage.sh ]]; then
+	bash "$MBD_ROOT/scripts/crash-triage.sh" --fuzz "$fuzz" --mbdiff "$mbdiff" --variants "$pair" \
+		--out "$out/crashes" "${crashes[@]}" >"$out/crash-triage.log" 2>&1 ||
+		mbd_warn "crash triage: $(tail -n 1 "$out/crash-triage.log")"
+fi
+bash "$MBD_ROOT/scripts/check-bugs.sh" --out "$out" >"$out/bugs.log" 2>&1 ||
+	broken "grouping the findings into bugs failed: $(tail -n 1 "$out/bugs.log")"
+mapfile -t bugdirs < <(find "$out/bugs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort)
+mbd_log "bugs: ${#bugdirs[@]} from $(find "$out/findings" -name judge.json | wc -l) signature(s)"
+
+# ---- 7. each bug: reachable with the kernel's 128-slot arrays? --------------------
+
+lift_ok=0
+"$mbdiff" lift --help >/dev/null 2>&1 && lift_ok=1
+for bd in "${bugdirs[@]}"; do
+	key=$(jq -r .key "$bd/bug.json")
+	reach=""
+	if ((lift_ok)) && [[ $(jq -r .class "$bd/bug.json") != crash ]]; then
+		# the deterministic answer: the reproducer on 128-slot arrays,
+		# pre-filled so each array has the free slots it had
+		lrc=0
+		"$mbdiff" lift --variants "$pair" --no-expect "$bd/repro.mbt" -o "$bd/lifted.mbt" \
+			--json "$bd/lift.json" >"$bd/lift.log" 2>&1 || lrc=$?
+		if ((lrc == 0)) && [[ -f $bd/lifted.mbt ]]; then
+			lkey=$("${judge[@]}" "$bd/lifted.mbt" 2>/dev/null | jq -r .key)
+			n=$(grep -c '^memblock_\|^slab_available' "$bd/lifted.mbt" || true)
+			if [[ $lkey == "$key" ]]; then
+				reach="yes ($n calls, 128-slot arrays: ${bd#"$out"/}/lifted.mbt)"
+			else
+				reach="not reachable as lifted: with 128-slot arrays the same calls reach another outcome (${lkey:-none})"
+			fi
+		elif ((lrc == 1)); then
+			reach=$(sed -n 's/^not reachable with [0-9]*-slot arrays: /not reachable: needs /p' "$bd/lift.log" | head -n 1)
+			reach=${reach:-"not reachable: $(tail -n 1 "$bd/lift.log")"}
+		fi
+	fi
+	if [[ $reach != yes* ]] && ((reach_runs > 0)) && [[ $(jq -r .class "$bd/bug.json") != crash ]]; then
+		# a random search may add to the answer, never replace it
+		h=$(jq -r .reproducer_of "$bd/bug.json")
+		rk=$bd/reach
+		mkdir -p "$rk/keep" "$rk/corpus" "$rk/seed"
+		cp "$out/keep/$h.mbt" "$rk/seed/"
+		nice -n 10 "$fuzz" "--variants=$pair" "--min-class=$min_class" --no-expect --count-baseline-faults \
+			--config=boot "--keep-going=$rk/keep" -runs="$reach_runs" \
+			-seed="$seed" -artifact_prefix="$rk/" -max_len=4096 "$rk/corpus" "$rk/seed" \
+			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
+		for t in "$rk"/keep/*.mbt; do
+			[[ -f $t ]] || continue
+			[[ $("${judge[@]}" "$t" 2>/dev/null | jq -r .key) == "$key" ]] || continue
+			n=$(grep -c '^memblock_\|^slab_available' "$t" || true)
+			cp "$t" "$bd/reach.mbt"
+			reach="yes ($n calls, boot-array search: ${bd#"$out"/}/reach.mbt)"
+			break
+		done
+		[[ $reach ]] || reach="not found: no lift, and not in $reach_runs runs of the boot-array search"
+	fi
+	printf '%s\n' "${reach:-not searched}" >"$bd/reachable"
+done
+
+# ---- 8. one kernel test per bug, in the real suite ----------------------------------
+
+# the test checks the side that holds the contract (mainline, or the
+# patch for a fix): it must pass there and fail on the other
 ktest_list=()
-for fd in "$out"/findings/*/; do
-	fd=${fd%/}
-	[[ -f $fd/repro.mbt ]] || continue
+for bd in "${bugdirs[@]}"; do
+	kind=$(jq -r .kind "$bd/bug.json")
 	if ((ktests == 0)); then
-		echo "not checked (--no-kernel-tests)" >"$fd/kernel-test"
+		echo "not checked (--no-kernel-tests)" >"$bd/kernel-test"
+		continue
 	elif [[ ! $base_version ]]; then
-		echo "not checked (the real suite is taken from a Debian package; --tree has none)" >"$fd/kernel-test"
-	elif "$mbdiff" emit-test "$fd/repro.mbt" --reference kernel:base --patched kernel:patched \
-		-o "$fd/kernel-test.c" >"$fd/emit.log" 2>&1; then
-		ktest_list+=("$fd/kernel-test.c")
+		echo "not checked (the real suite is taken from a Debian package; --tree has none)" >"$bd/kernel-test"
+		continue
+	elif [[ $(jq -r .class "$bd/bug.json") == crash ]]; then
+		echo "none: a sanitizer crash is shown by the reproducer, not by an array check" >"$bd/kernel-test"
+		continue
+	fi
+	good=kernel:base bad=kernel:patched
+	[[ $kind == fix ]] && good=kernel:patched bad=kernel:base
+	if "$mbdiff" emit-test "$bd/repro.mbt" --reference "$good" --patched "$bad" \
+		-o "$bd/kernel-test.c" >"$bd/emit.log" 2>&1; then
+		ktest_list+=("$bd/kernel-test.c")
 	else
-		printf 'none: %s\n' "$(sed 's/^mbdiff: //' "$fd/emit.log" | tail -n 1)" >"$fd/kernel-test"
+		printf 'none: %s\n' "$(sed 's/^mbdiff: //' "$bd/emit.log" | tail -n 1)" >"$bd/kernel-test"
 	fi
 done
 if ((${#ktest_list[@]})); then
@@ -571,24 +645,24 @@ if ((${#ktest_list[@]})); then
 	# in the order given) and per NUMA build: test i is line i of each
 	i=0
 	for t in "${ktest_list[@]}"; do
-		fd=$(dirname "$t")
+		bd=$(dirname "$t")
 		if ((krc == 77)); then
-			echo "not checked: the real suite cannot be had here" >"$fd/kernel-test"
+			echo "not checked: the real suite cannot be had here" >"$bd/kernel-test"
 			i=$((i + 1))
 			continue
 		fi
 		res=$(awk -v k="$i" -v n="${#ktest_list[@]}" '$1 == "kernel-test" { if (c % n == k) { $1 = ""; sub(/^ /, ""); printf "%s%s", sep, $0; sep = "; " } c++ }' \
 			"$out/kernel-suite.txt")
 		if [[ $res ]]; then
-			printf '%s (linux-source-%s, %s)\n' "$res" "$base_version" "$(basename "$fd")/kernel-test.c" >"$fd/kernel-test"
+			printf '%s (linux-source-%s, %s)\n' "$res" "$base_version" "${bd#"$out"/}/kernel-test.c" >"$bd/kernel-test"
 		else
-			printf 'the suite did not run it: %s\n' "$(tail -n 1 "$out/kernel-suite.log")" >"$fd/kernel-test"
+			printf 'the suite did not run it: %s\n' "$(tail -n 1 "$out/kernel-suite.log")" >"$bd/kernel-test"
 		fi
 		i=$((i + 1))
 	done
 fi
 
-# ---- 7. the report -------------------------------------------------------------
+# ---- 9. the report -------------------------------------------------------------
 
 setmeta date "$(jstr "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
 args=(--out "$out")

@@ -204,7 +204,8 @@ static void take_side(struct mbd_judge *j, enum mbd_judge_kind kind, int i)
 	const struct mbd_judge_side *s = &j->side[i];
 
 	j->kind = kind;
-	snprintf(j->key, sizeof(j->key), "%s %s", who[i], s->key);
+	snprintf(j->key, sizeof(j->key), "%s %s",
+		 kind == MBD_JUDGE_SHARED ? "both break" : who[i], s->key);
 	snprintf(j->title, sizeof(j->title), "%s", s->title);
 	snprintf(j->site, sizeof(j->site), "%s", s->site);
 }

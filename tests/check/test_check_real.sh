@@ -12,10 +12,10 @@
 #    branches taken in add_range, isolate, merge, insert and double_array
 #    of both variants (a clang source-coverage build);
 #  - the shortcut "cnt * 2 + 1 <= max" weakened to "cnt + 1 <= max" (the
-#    walk inserts without room): FINDING(S), exit 1, each finding with a
-#    class, a reproducer that replays to its signature, a reachability
-#    line, and --json listing the same findings; the quick explore finds
-#    some of them (2 calls), and they are not found twice;
+#    walk inserts without room): REGRESSION, exit 1, the BUG_ON in
+#    memblock_insert_region() one bug however many calls reach it, its
+#    site quoted, each bug's reproducer judged to the bug's key, a
+#    reachability line, --json bugs[] the same as the report;
 #  - every report line is at most 72 columns;
 #  - --reach-time is refused, naming --reach-runs.
 # Every search is bounded by runs (--runs, --reach-runs) or depth
@@ -88,27 +88,29 @@ tr '\n' ' ' <"$work/harmless/report.txt" | tr -s ' ' | grep -qF "explored: $cert
 run broken "$work/broken.patch"
 rc=$?
 [[ $rc == 1 ]] && ok || bad "broken patch: exit $rc, expected 1: $(tail -n 5 "$work/broken.log")"
-head -n 1 "$work/broken/report.txt" | grep -q '^mbdiff check: [0-9]* FINDING' && ok || bad "no FINDING verdict first"
-n=$(jq '.findings | length' "$work/broken.json")
-((n >= 1)) && ok || bad "--json lists no findings"
-[[ $(grep -c '^finding [0-9]* of' "$work/broken/report.txt") == "$n" ]] && ok ||
-	bad "report and --json disagree on the number of findings"
+head -n 1 "$work/broken/report.txt" | grep -q '^mbdiff check: REGRESSION - ' && ok || bad "no REGRESSION verdict first"
+[[ $(jq -r .verdict "$work/broken.json") == regression ]] && ok || bad "--json verdict is not regression"
+n=$(jq '.bugs | length' "$work/broken.json")
+((n >= 1)) && ok || bad "--json lists no bugs"
+[[ $(grep -c '^bug [0-9]* of' "$work/broken/report.txt") == "$n" ]] && ok ||
+	bad "report and --json disagree on the number of bugs"
+# one bug per root cause: the insert without room is one BUG_ON site,
+# however many calls reach it
+[[ $(jq '[.bugs[] | select(.kind == "regression" and .class == "panic")] | length' "$work/broken.json") == 1 ]] &&
+	ok || bad "the BUG_ON is not exactly one regression bug: $(jq -c '[.bugs[] | {kind, class, key}]' "$work/broken.json")"
+jq -e '.bugs[] | select(.class == "panic") | .site | test("BUG_ON\\(type->cnt >= type->max\\)")' "$work/broken.json" >/dev/null &&
+	ok || bad "the panic bug does not quote the BUG_ON site"
+[[ $(jq '[.bugs[].key] | (length == (unique | length))' "$work/broken.json") == true ]] &&
+	ok || bad "a bug key is reported twice"
 columns "$work/broken/report.txt"
-nx=$(jq '[.findings[] | select(.found_by | startswith("explore"))] | length' "$work/broken.json")
-((nx >= 1 && nx == $(jq .explore.counterexamples "$work/broken.json"))) && ok ||
-	bad "$nx findings by explore, explore.counterexamples $(jq .explore.counterexamples "$work/broken.json")"
-[[ $(jq '[.findings[].signature | sub(" at op [0-9]+"; "")] | (length == (unique | length))' "$work/broken.json") == true ]] &&
-	ok || bad "a signature key is reported twice"
 grep -q '^explored: every trace of <= 2 calls' "$work/broken/report.txt" && ok || bad "no 'explored:' line"
 for i in $(seq 0 $((n - 1))); do
-	f=$(jq -r ".findings[$i].reproducer_file" "$work/broken.json")
-	sig=$(jq -r ".findings[$i].signature" "$work/broken.json")
-	key=$(sed -E 's/ at op [0-9]+//' <<<"$sig")
-	got=$("$work/build/mbdiff" replay --no-expect --variants kernel:base,kernel:patched "$f" 2>&1 |
-		grep -E '^mbdiff: (divergence|oracle) ' | sed -E 's/ at op [0-9]+//')
-	[[ $got == "$key" ]] && ok || bad "finding $i: $f replays to '$got', not '$key'"
-	jq -e ".findings[$i].reachable_with_kernel_arrays | test(\"^(yes|not found)\")" "$work/broken.json" >/dev/null &&
-		ok || bad "finding $i: no reachability verdict"
+	f=$(jq -r ".bugs[$i].reproducer_file" "$work/broken.json")
+	key=$(jq -r ".bugs[$i].key" "$work/broken.json")
+	got=$("$work/build/mbdiff" judge --json --variants kernel:base,kernel:patched "$f" | jq -r .key)
+	[[ $got == "$key" ]] && ok || bad "bug $i: $f judges to '$got', not '$key'"
+	jq -e ".bugs[$i].reachable_with_kernel_arrays | test(\"^(yes|not)\")" "$work/broken.json" >/dev/null &&
+		ok || bad "bug $i: no reachability verdict"
 done
 bash "$src/scripts/check.sh" --reach-time 5 "$work/broken.patch" >"$work/rt.log" 2>&1
 rc=$?

@@ -3,36 +3,68 @@
 #
 # Usage: test_check_report.sh SOURCE_DIR MBDIFF
 #
-# scripts/check-report.sh on check output folders written here (no build,
-# no kernel tree): what scripts/check.sh leaves in OUT, rendered.
+# scripts/check-bugs.sh and scripts/check-report.sh on check output folders
+# written here (no build, no kernel tree): judged findings as `mbdiff judge`
+# writes them, grouped into bugs and rendered.
 #  - clean, with a quick explore certificate: CLEAN first, the certificate
-#    in the text ("explored: ...") and in --json (explore.certificate),
-#    branches taken per function and variant ("46/48"), exit 0;
-#  - one finding found by explore: "found by: explore", the run-bounded
-#    reachability line, --json found_by, exit 1; no certificate;
+#    in the text and in --json, branches taken per function, exit 0;
+#  - three findings of one BUG_ON site and one shared mainline fault: one
+#    regression bug reached from 3 signatures and 2 calls, the shortest of
+#    them as its reproducer, the shared fault named, not counted; exit 1,
+#    REGRESSION first, --json bugs[] with who_is_wrong "patch";
+#  - a fix and a behaviour change: FIXES, exit 0 (a CI job passes);
+#  - a behaviour change alone: BEHAVIOUR CHANGE, exit 5; both wrong alone
+#    is one too (mainline is wrong first, the patch otherwise);
 #  - a failed explore is said, not hidden;
-#  - every line at most 72 columns.
+#  - the first screen (up to the first bug's details) fits 40 lines and
+#    every line is at most 72 columns (paths excepted).
 set -uo pipefail
 src=${1:?usage: test_check_report.sh SOURCE_DIR MBDIFF}
 . "$src/tests/lib/check_lib.sh"
 check_init check-report "${2:?}"
 
 cert='no divergence at class >= capacity among all 91200 traces of <= 2 calls over alphabet default (736 distinct states)'
+noexp='{"alphabet": "default.alpha", "depth": 2, "time_limit": 20, "depth_done": 2,
+	"seconds": 0.8, "counterexamples": 1, "certificate": null, "stopped": null, "error": null}'
 meta() { # meta DIR EXPLORE-JSON [COVERAGE-JSON]
 	mkdir -p "$1/findings" "$1/keep" "$1/corpus-in"
 	jq -n --argjson x "$2" --argjson c "${3:-null}" '{coverage: $c, patches: ["[PATCH] memblock: a change"], ignored_files: [],
-		base: "Linux 7.3.4 (Debian linux-source-7.3)",
+		base: "Linux 7.3.4 (Debian linux-source-7.3)", mbdiff: "/opt/mbdiff/build/check/mbdiff",
 		search: {corpus_inputs: 85, fuzz_execs: 2000, fuzz_time: null, fuzz_runs: 2000,
 			 engine_runs: 1, min_class: "capacity"},
 		explore: $x, date: "2026-12-04T12:00:00Z"}' >"$1/meta.json"
 }
+# finding DIR ID KIND KEY CLASS CALL NCALLS: a judged finding, as check.sh
+# leaves it (judge.json, repro.mbt of NCALLS calls, narrow.txt)
+finding() {
+	local d=$1/findings/$2 i
+	mkdir -p "$d"
+	{
+		echo 'config memory.max=2 reserved.max=128 resize=0 slab=0 limit=0xffffffffffffffff'
+		for ((i = 0; i < $7; i++)); do printf 'memblock_add: [0x%x-0x%x]\n' $((i * 8192)) $((i * 8192 + 4095)); done
+	} >"$d/repro.mbt"
+	printf '%s\n' "after call $7 of $7 ($6):" '  kernel:base:' '    memory: 1 of 2 slots' \
+		'detail: panic vs BUG' >"$d/narrow.txt"
+	echo agrees >"$d/reference"
+	jq -n --arg kind "$3" --arg key "$4" --arg cls "$5" --arg call "$6" --argjson n "$7" \
+		--arg id "$2" --arg repro "$d/repro.mbt" '
+		{file: $repro, calls: $n, divergent: ($kind != "shared"), kind: $kind,
+		 signature: "mbdiff: divergence kernel:base~kernel:patched call/\($cls) at op \($n) \($call)",
+		 class: $cls, where: "call", op: $n, call: $call, detail: "d", key: $key,
+		 title: ($key | sub("^[a-z ]* breaks "; "")), site: "mm/memblock.c:584: BUG_ON(x);",
+		 base: {fault: ($kind == "fix" or $kind == "shared"), what: "mainline fault"},
+		 patched: {fault: ($kind == "regression"), class: $cls, what: "patched fault"},
+		 reproducer: $repro, finding: $id, found_by: "libfuzzer"}' >"$d/judge.json"
+}
 columns() {
-	awk 'length($0) > 72 { print FILENAME ": " $0; bad = 1 } END { exit bad }' "$1" && ok ||
+	awk 'length($0) > 72 && $0 !~ "^  /" { print FILENAME ": " $0; bad = 1 } END { exit bad }' "$1" && ok ||
 		bad "$1 has lines over 72 columns"
 }
-render() { # render DIR: exit status
+render() { # render DIR: exit status of the report
+	bash "$src/scripts/check-bugs.sh" --out "$1" >"$1.bugs.log" 2>&1 || return 99
 	bash "$src/scripts/check-report.sh" --out "$1" --json "$1.json" >"$1.log" 2>&1
 }
+first_line() { head -n 1 "$1/report.txt"; }
 
 # clean, with a certificate
 c=$work/clean
@@ -46,45 +78,68 @@ meta "$c" "$(jq -n --arg c "$cert" '{alphabet: "default.alpha", depth: 2, time_l
 render "$c"
 rc=$?
 [[ $rc == 0 ]] && ok || bad "clean: exit $rc: $(cat "$c.log")"
-head -n 1 "$c/report.txt" | grep -q '^mbdiff check: CLEAN' && ok || bad "clean: verdict not first"
+first_line "$c" | grep -q '^mbdiff check: CLEAN' && ok || bad "clean: verdict not first"
 tr '\n' ' ' <"$c/report.txt" | tr -s ' ' | grep -qF "explored: $cert" && ok ||
 	bad "clean: the certificate is not in the report: $(cat "$c/report.txt")"
-[[ $(jq -r .explore.certificate "$c.json") == "$cert" ]] && ok || bad "clean: --json explore.certificate"
+[[ $(jq -r .explore.certificate "$c.json") == "$cert" && $(jq -r .verdict "$c.json") == clean ]] && ok ||
+	bad "clean: --json verdict or explore.certificate"
 grep -q -- '--runs 2000' "$c/report.txt" && ok || bad "clean: the run bound of the search is not said"
 grep -q '^  memblock_add_range  *46/48  *45/48$' "$c/report.txt" && ok ||
 	bad "clean: no 'memblock_add_range 46/48 45/48' line: $(cat "$c/report.txt")"
-grep -q '^  memblock_insert_region  *1/2  *2/2$' "$c/report.txt" && ok || bad "clean: no insert_region line"
 grep -q 'the 687 inputs' "$c/report.txt" && ok || bad "clean: the inputs replayed for coverage are not counted"
 columns "$c/report.txt"
 
-# one finding, found by explore
-f=$work/finding
-meta "$f" '{"alphabet": "default.alpha", "depth": 2, "time_limit": 20, "depth_done": 2,
-	"seconds": 0.8, "counterexamples": 1, "certificate": null, "stopped": null, "error": null}'
-d=$f/findings/06a8149c1c66ebbd
-mkdir -p "$d"
-printf '%s\n' 'kernel:base~kernel:patched call/panic memblock_add' \
-	'mbdiff: divergence kernel:base~kernel:patched call/panic at op 2 memblock_add' >"$d/signature"
-echo "explore (the shortest: every shorter trace agrees)" >"$d/found-by"
-echo "not found in 300 runs" >"$d/reachable"
-echo agrees >"$d/reference"
-printf '%s\n' 'config memory.max=2 reserved.max=128 resize=0 slab=0 limit=0xffffffffffffffff' \
-	'memblock_add: [0x1000-0x17ff]' 'memblock_add: [0x0-0x1fff]' >"$d/repro.mbt"
-printf '%s\n' 'after call 2 of 2 (memblock_add):' '  kernel:base:' '    memory: 1 of 2 slots' \
-	'detail: panic vs BUG' >"$d/narrow.txt"
-render "$f"
+# one BUG_ON reached three ways, and a fault mainline has as well
+r=$work/regression
+meta "$r" "$noexp"
+k='the patch breaks panic: memblock_insert_region: BUG_ON(type->cnt >= type->max)'
+finding "$r" 1111111111111111 regression "$k" panic memblock_add 4
+finding "$r" 2222222222222222 regression "$k" panic memblock_reserve 2
+finding "$r" 3333333333333333 regression "$k" panic memblock_add 3
+finding "$r" 4444444444444444 shared 'both break contract: reserved: arrays-overlap' coverage memblock_add 6
+echo "yes (40 calls, 128-slot arrays: bugs/01/lifted.mbt)" >"$work/reach"
+render "$r"
 rc=$?
-[[ $rc == 1 ]] && ok || bad "finding: exit $rc, expected 1: $(cat "$f.log")"
-grep -q '^explored: every trace of <= 2 calls over alphabet default:' "$f/report.txt" && ok ||
-	bad "finding: no 'explored:' line"
-grep -q '^  1 shortest counterexample(s)' "$f/report.txt" && ok || bad "finding: counterexamples not counted"
-grep -q '^  found by: explore (the shortest' "$f/report.txt" && ok || bad "finding: not 'found by: explore'"
-grep -q '^  reachable with kernel-sized arrays: not found in 300 runs$' "$f/report.txt" && ok ||
-	bad "finding: reachability line"
-grep -q 'no divergence' "$f/report.txt" && bad "finding: a certificate is claimed" || ok
-[[ $(jq -r '.findings[0].found_by' "$f.json") == explore* ]] && ok || bad "finding: --json found_by"
-[[ $(jq -r '.explore.certificate' "$f.json") == null ]] && ok || bad "finding: --json has a certificate"
-columns "$f/report.txt"
+[[ $rc == 1 ]] && ok || bad "regression: exit $rc, expected 1: $(cat "$r.log" "$r.bugs.log")"
+first_line "$r" | grep -q '^mbdiff check: REGRESSION - 1 bug the patch brings in$' && ok ||
+	bad "regression: first line '$(first_line "$r")'"
+[[ $(jq '.bugs | length' "$r.json") == 1 ]] && ok || bad "regression: --json has $(jq '.bugs | length' "$r.json") bugs, expected 1"
+jq -e '.bugs[0] | .signatures == 3 and .calls == ["memblock_add", "memblock_reserve"] and
+	.who_is_wrong == "patch" and .kind == "regression" and .class == "panic"' "$r.json" >/dev/null && ok ||
+	bad "regression: bugs[0] is $(jq -c '.bugs[0] | {signatures, calls, who_is_wrong, kind, class}' "$r.json")"
+[[ $(grep -c '^memblock_' "$r/bugs/01/repro.mbt") == 2 ]] && ok || bad "regression: the reproducer is not the shortest (2 calls)"
+grep -q '^ 1 regression panic ' "$r/report.txt" && ok || bad "regression: no one-line bug entry"
+grep -q 'arrays-overlap (1)' "$r/report.txt" && ok || bad "regression: the shared mainline fault is not named"
+[[ $(jq .not_bugs.shared "$r.json") == 1 ]] && ok || bad "regression: --json not_bugs.shared"
+grep -q "$r/bugs/01/repro.mbt" "$r/report.txt" && ok || bad "regression: no command to reproduce"
+shown=$(sed -n '1,/^bug 1 of/p' "$r/report.txt" | wc -l)
+((shown <= 40)) && ok || bad "regression: the first screen is $shown lines"
+columns "$r/report.txt"
+
+# a fix and a behaviour change: FIXES, exit 0
+x=$work/fix
+meta "$x" "$noexp"
+finding "$x" 5555555555555555 fix 'mainline breaks contract: reserved: arrays-overlap' coverage memblock_add 5
+finding "$x" 6666666666666666 behaviour 'behaviour: reserved/layout memblock_add' layout memblock_add 3
+render "$x"
+rc=$?
+[[ $rc == 0 ]] && ok || bad "fix: exit $rc, expected 0: $(cat "$x.log")"
+first_line "$x" | grep -q '^mbdiff check: FIXES - 1 bug of mainline, no regression' && ok ||
+	bad "fix: first line '$(first_line "$x")'"
+jq -e '.verdict == "fixes" and .exit == 0 and .bugs[0].who_is_wrong == "mainline"' "$x.json" >/dev/null && ok ||
+	bad "fix: --json $(jq -c '{verdict, exit}' "$x.json")"
+columns "$x/report.txt"
+
+# behaviour change alone, and both wrong alone
+for kind in behaviour both; do
+	b=$work/$kind
+	meta "$b" "$noexp"
+	finding "$b" 7777777777777777 "$kind" "behaviour: memory/layout memblock_add" layout memblock_add 3
+	render "$b"
+	rc=$?
+	[[ $rc == 5 ]] && ok || bad "$kind: exit $rc, expected 5: $(cat "$b.log")"
+	first_line "$b" | grep -q '^mbdiff check: BEHAVIOUR CHANGE' && ok || bad "$kind: first line '$(first_line "$b")'"
+done
 
 # a failed explore is said
 e=$work/error
