@@ -44,8 +44,7 @@ for j in "$out"/findings/*/judge.json "$out"/crashes/*/judge.json; do
 	if [[ $j == "$out"/crashes/* ]]; then
 		d=$(dirname "$j")
 		jq -c --arg d "$d" '. + {reproducer: "\($d)/repro.mbt", finding: ($d | split("/") | last),
-			found_by: "libFuzzer (sanitizer)", signatures: (.artifacts // 1),
-			calls: null, call: null}' "$j" >>"$all"
+			found_by: "libFuzzer (sanitizer)", signatures: (.artifacts // 1)}' "$j" >>"$all"
 	else
 		jq -c . "$j" >>"$all"
 	fi

@@ -350,6 +350,47 @@ setmeta mbdiff "$(jstr "$mbdiff")"
 fuzz=$bdir/fuzz_diff
 pair=kernel:base,kernel:patched
 topts=("--variants=$pair" "--min-class=$min_class" --no-expect --count-baseline-faults "--keep-going=$out/keep")
+# hangs are findings: libFuzzer writes timeout-* (an input takes ms)
+lfopts=(-timeout=20 "-artifact_prefix=$out/keep/")
+
+# A patch that crashes on the fuzz target's warm-up trace would end every
+# process before its first input: say so, and search without it.
+mkdir -p "$out/empty"
+if ! "$fuzz" "${topts[@]}" -runs=0 "$out/empty" >"$out/warm-up.log" 2>&1 &&
+	grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehaviorSanitizer\|libFuzzer\)\|runtime error:' "$out/warm-up.log"; then
+	mbd_warn "the patched code crashes on the fuzz target's warm-up trace ($out/warm-up.log): searching without it"
+	topts+=(--no-warm-up)
+fi
+
+# drop_crashers: a corpus input libFuzzer's artifact names (crash-SHA1 of
+# the input) crashes the variants as it is loaded: take it out of the
+# corpus, or every restart dies on it again
+drop_crashers() {
+	local a f h
+	for a in "$out"/keep/crash-* "$out"/keep/timeout-* "$out"/keep/leak-* "$out"/keep/oom-*; do
+		[[ -f $a && $a != *.variants ]] || continue
+		h=${a##*-}
+		for f in "$out"/corpus-in/* "$out"/corpus/*; do
+			[[ -e $f ]] || continue
+			[[ $(sha1sum <"$f" | cut -d' ' -f1) == "$h" ]] && rm -f "$f"
+		done
+	done
+	return 0
+}
+# lf_replay LOG INPUT...: -runs=0 over the inputs, going on past crashes
+# (each crashing input is dropped, at most 50 times)
+lf_replay() {
+	local log=$1 i n
+	shift
+	for ((i = 0; i < 50; i++)); do
+		n=$(find "$out/keep" -maxdepth 1 -name 'crash-*' | wc -l)
+		"$fuzz" "${topts[@]}" "${lfopts[@]}" -runs=0 "$@" >"$log.$i" 2>&1 && break
+		drop_crashers
+		(($(find "$out/keep" -maxdepth 1 -name 'crash-*' | wc -l) > n)) || break
+	done
+	cat "$log".* >"$log" 2>/dev/null
+	rm -f "$log".*
+}
 
 # ---- 4. search ---------------------------------------------------------------
 
@@ -367,7 +408,9 @@ if ((xdepth > 0)); then
 		-o "$xo" >"$out/explore.log" 2>&1 || xrc=$?
 	mapfile -t xfound < <(find "$xo" -maxdepth 1 -name '[0-9]*.mbt' 2>/dev/null | sort)
 	if ((${#xfound[@]})); then
-		"$fuzz" "${topts[@]}" -runs=0 "${xfound[@]}" >"$out/explore-replay.log" 2>&1 || true
+		mkdir -p "$out/explore-in"
+		cp "${xfound[@]}" "$out/explore-in/"
+		lf_replay "$out/explore-replay.log" "$out/explore-in"
 		for s in "$out"/keep/*.sig; do [[ -f $s ]] && touch "${s%.sig}.explore"; done
 	fi
 	# "explore: V over alphabet A (...): depth D, N traces, S distinct states, R runs, T s"
@@ -401,7 +444,7 @@ mkdir -p "$out/corpus-in"
 for f in "${cfiles[@]}"; do
 	ln -sf "$f" "$out/corpus-in/$(echo "$f" | sed "s|$MBD_ROOT/corpus/||; s|/|_|g")"
 done
-"$fuzz" "${topts[@]}" -runs=0 "$out/corpus-in" >"$out/replay.log" 2>&1 || true
+lf_replay "$out/replay.log" "$out/corpus-in"
 t_replayed=$(mbd_now)
 corpus_findings=$(find "$out/keep" -name '*.sig' | wc -l)
 corpus_findings=$((corpus_findings - $(find "$out/keep" -name '*.explore' | wc -l)))
@@ -423,12 +466,19 @@ deadline=$(($(date +%s) + fuzz_time))
 t_fuzz=$(mbd_now)
 while bound=() && fuzz_more && ((${#bound[@]})); do
 	log=$out/fuzz-$restarts.log
-	nice -n 10 "$fuzz" "${topts[@]}" "${bound[@]}" -seed="$((seed + restarts))" \
-		-print_final_stats=1 -artifact_prefix="$out/keep/" -max_len=4096 \
+	nice -n 10 "$fuzz" "${topts[@]}" "${lfopts[@]}" "${bound[@]}" -seed="$((seed + restarts))" \
+		-print_final_stats=1 -max_len=4096 \
 		"$out/corpus" "$out/corpus-in" >"$log" 2>&1 || true
-	execs=$((execs + $(mbd_lf_execs "$log")))
+	ran=$(mbd_lf_execs "$log")
+	execs=$((execs + ran))
 	restarts=$((restarts + 1))
-	grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\|libFuzzer\)' "$log" || break
+	grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\|libFuzzer\)\|runtime error:' "$log" || break
+	# died on loading its corpus: drop what crashed; no progress at all
+	# (nothing ran, nothing dropped) would only repeat
+	nc=$(find "$out"/corpus-in "$out"/corpus -type f -o -type l | wc -l)
+	drop_crashers
+	((ran > 0 || $(find "$out"/corpus-in "$out"/corpus -type f -o -type l | wc -l) < nc)) || break
+	((restarts < 200)) || break
 done
 for f in "$out"/keep/crash-*; do
 	[[ -f $f && $f != *.variants ]] && printf '%s\n' "$pair" >"$f.variants"
@@ -446,39 +496,6 @@ setmeta timings "$(jq -n --arg b "$(mbd_elapsed "$t_start" "$t_base")" \
 	--arg f "$(mbd_elapsed "$t_base" "$t_replayed")" --arg s "$(mbd_elapsed "$t_replayed" "$t_done")" \
 	'{find_base_s: ($b|tonumber), build_s: ($c|tonumber), corpus_replay_s: ($r|tonumber),
 	  base_to_first_fuzz_exec_s: ($f|tonumber), fuzz_s: ($s|tonumber), explore_s: ($x|tonumber)}')"
-
-# ---- 4b. what a clean search covered ------------------------------------------
-
-# Branch coverage of the functions a memblock patch is about, in both
-# variants: everything the search kept (the libFuzzer corpus and the corpus
-# replayed) replayed once more through a clang source-coverage build.
-covjson=null
-nkept=$(find "$out/keep" -maxdepth 1 \( -name '*.sig' -o -name 'crash-*' \) | wc -l)
-# "replayed N inputs: ..., E errors": the N - E that ran (mutated text that
-# the parser refuses is skipped, as the fuzz target skips it)
-replayed() {
-	tail -n 1 "$1" | awk '{ n = $2; e = 0; for (i = 3; i < NF; i++) if ($(i + 1) ~ /^errors?$/) e = $i; print n - e }'
-}
-if ((coverage && nkept == 0)); then
-	t0=$(mbd_now)
-	cfuncs=memblock_add_range,memblock_isolate_range,memblock_merge_regions,memblock_insert_region,memblock_double_array
-	if nice -n 10 bash "$MBD_ROOT/scripts/coverage.sh" --pair "$pair" --no-html \
-		--kernel-variants "$bdir/kernel-variants.txt" --build-dir "$bdir-cov" \
-		--functions "$cfuncs" --out "$out/coverage" --corpus "$out/corpus" \
-		--corpus "$out/corpus-in" >"$out/coverage.log" 2>&1; then
-		# summary.txt: VARIANT-DIR FUNCTION lines P% (a/b) branches P% (t/n)
-		covjson=$(awk '{ gsub(/[()]/, ""); split($5, l, "/"); split($8, b, "/")
-			v = $1 == "kernel-base" ? "kernel:base" : $1 == "kernel-patched" ? "kernel:patched" : $1
-			printf "{\"variant\":\"%s\",\"function\":\"%s\",\"lines\":[%d,%d],\"branches\":[%d,%d]}\n",
-				v, $2, l[1], l[2], b[1], b[2] }' "$out/coverage/summary.txt" |
-			jq -s --arg s "$(mbd_elapsed "$t0")" --argjson n "$(replayed "$out"/coverage/replay-*.log)" \
-				'{inputs: $n, seconds: ($s | tonumber), functions: .}')
-	else
-		covjson=$(jq -n --arg e "$(tail -n 1 "$out/coverage.log")" '{error: $e}')
-	fi
-	mbd_log "coverage: $out/coverage/summary.txt"
-fi
-setmeta coverage "$covjson"
 
 # ---- 5. each finding: minimize, judge ------------------------------------------
 
@@ -548,8 +565,8 @@ done
 # sanitizer crashes and hangs: one bug per crash state (scripts/crash-triage.sh)
 mapfile -t crashes < <(find "$out/keep" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' \) \
 	! -name '*.variants' 2>/dev/null | sort)
-if ((${#crashes[@]})) && [[ -x $MBD_ROOT/scripts/crash-triage.sh ]]; then
-	bash "$MBD_ROOT/scripts/crash-triage.sh" --fuzz "$fuzz" --mbdiff "$mbdiff" --variants "$pair" \
+if ((${#crashes[@]})); then
+	bash "$MBD_ROOT/scripts/crash-triage.sh" --mbdiff "$mbdiff" --variants "$pair" \
 		--out "$out/crashes" "${crashes[@]}" >"$out/crash-triage.log" 2>&1 ||
 		mbd_warn "crash triage: $(tail -n 1 "$out/crash-triage.log")"
 fi
@@ -557,6 +574,38 @@ bash "$MBD_ROOT/scripts/check-bugs.sh" --out "$out" >"$out/bugs.log" 2>&1 ||
 	broken "grouping the findings into bugs failed: $(tail -n 1 "$out/bugs.log")"
 mapfile -t bugdirs < <(find "$out/bugs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort)
 mbd_log "bugs: ${#bugdirs[@]} from $(find "$out/findings" -name judge.json | wc -l) signature(s)"
+
+# ---- 6b. what a search without bugs covered ------------------------------------------
+
+# Branch coverage of the functions a memblock patch is about, in both
+# variants: everything the search kept (the libFuzzer corpus and the corpus
+# replayed) replayed once more through a clang source-coverage build.
+covjson=null
+# "replayed N inputs: ..., E errors": the N - E that ran (mutated text that
+# the parser refuses is skipped, as the fuzz target skips it)
+replayed() {
+	tail -n 1 "$1" | awk '{ n = $2; e = 0; for (i = 3; i < NF; i++) if ($(i + 1) ~ /^errors?$/) e = $i; print n - e }'
+}
+if ((coverage && ${#bugdirs[@]} == 0)); then
+	t0=$(mbd_now)
+	cfuncs=memblock_add_range,memblock_isolate_range,memblock_merge_regions,memblock_insert_region,memblock_double_array
+	if nice -n 10 bash "$MBD_ROOT/scripts/coverage.sh" --pair "$pair" --no-html \
+		--kernel-variants "$bdir/kernel-variants.txt" --build-dir "$bdir-cov" \
+		--functions "$cfuncs" --out "$out/coverage" --corpus "$out/corpus" \
+		--corpus "$out/corpus-in" >"$out/coverage.log" 2>&1; then
+		# summary.txt: VARIANT-DIR FUNCTION lines P% (a/b) branches P% (t/n)
+		covjson=$(awk '{ gsub(/[()]/, ""); split($5, l, "/"); split($8, b, "/")
+			v = $1 == "kernel-base" ? "kernel:base" : $1 == "kernel-patched" ? "kernel:patched" : $1
+			printf "{\"variant\":\"%s\",\"function\":\"%s\",\"lines\":[%d,%d],\"branches\":[%d,%d]}\n",
+				v, $2, l[1], l[2], b[1], b[2] }' "$out/coverage/summary.txt" |
+			jq -s --arg s "$(mbd_elapsed "$t0")" --argjson n "$(replayed "$out"/coverage/replay-*.log)" \
+				'{inputs: $n, seconds: ($s | tonumber), functions: .}')
+	else
+		covjson=$(jq -n --arg e "$(tail -n 1 "$out/coverage.log")" '{error: $e}')
+	fi
+	mbd_log "coverage: $out/coverage/summary.txt"
+fi
+setmeta coverage "$covjson"
 
 # ---- 7. each bug: reachable with the kernel's 128-slot arrays? --------------------
 

@@ -163,7 +163,8 @@ static void setup(const struct mbd_fuzz_opts *o)
 			strerror(errno));
 		exit(2);
 	}
-	warm_up();
+	if (!o->no_warm_up)
+		warm_up();
 	g.decoder = o->decoder;
 	g.verbose = o->runner.verbose;
 	mbd_fuzz_opts_pair(o, pair, sizeof(pair));

@@ -221,6 +221,9 @@ int mbd_fuzz_opts_arg(struct mbd_fuzz_opts *o, const char *arg, FILE *err)
 		rc = no_value("count-baseline-faults", val, err);
 		o->runner.skip_baseline_faults = false;
 		o->runner.skip_shared_faults = true;
+	} else if (opt_is(arg, "no-warm-up", &val)) {
+		rc = no_value("no-warm-up", val, err);
+		o->no_warm_up = true;
 	} else if (opt_is(arg, "min-class", &val)) {
 		rc = need_value("min-class", val, "CLASS", err);
 		if (!rc)
@@ -323,6 +326,9 @@ void mbd_fuzz_usage(FILE *out, const char *prog)
 		"                         on and report the divergence that follows\n"
 		"  --count-baseline-faults  a fault only the baseline has is a\n"
 		"                         divergence (a fix); one all share ends the input\n"
+		"  --no-warm-up           skip the warm-up trace run before the\n"
+		"                         first input (a variant that crashes on it\n"
+		"                         would end each process before any input)\n"
 		"  --known=FILE           divergences whose signature FILE lists\n"
 		"                         (tests/algorithms/kernel-trees/known/) are no crash;\n"
 		"                         each distinct one is printed once\n"

@@ -54,6 +54,10 @@ struct mbd_fuzz_opts {
 	 * needs --keep-going */
 	bool want_set;
 	uint64_t want;
+	/* --no-warm-up: skip the warm-up trace (fuzz_diff.c); a variant
+	 * that crashes on it would end every process before its first
+	 * input, so `mbdiff check` retries without it */
+	bool no_warm_up;
 };
 
 void mbd_fuzz_opts_default(struct mbd_fuzz_opts *o);
