@@ -154,7 +154,7 @@ text=$out/report.txt
 	fi
 	if [[ $(m '.explore // empty') ]]; then
 		if [[ $(m '.explore.error // empty') ]]; then
-			printf 'explored: failed: %s\n' "$(m .explore.error)" | wrap 2
+			printf 'explored: stopped: %s\n' "$(m .explore.error)" | wrap 2
 		elif [[ $(m '.explore.certificate // empty') ]]; then
 			printf 'explored: %s\n' "$(m .explore.certificate)" | wrap 2
 		else

@@ -27,10 +27,12 @@
 #    oracle checks both variants after every call.
 # 4. Each finding is minimized and judged (`mbdiff judge`: regression,
 #    fix, both wrong, behaviour change, shared); the findings are grouped
-#    into bugs by root cause (scripts/check-bugs.sh); each bug is searched
-#    for again with the kernel's boot arrays (128 slots, fuzz_diff
-#    --config=boot) for --reach-runs libFuzzer runs with a fixed seed, and
-#    gets one test in the real tools/testing/memblock. A clean search is
+#    into bugs by root cause (scripts/check-bugs.sh); each bug's reproducer
+#    is lifted to the kernel's 128-slot boot arrays (`mbdiff lift`, no
+#    randomness: filler regions give each array the free slots it had),
+#    and where that fails searched for with the boot arrays (fuzz_diff
+#    --config=boot) for --reach-runs libFuzzer runs with a fixed seed; each
+#    bug gets one test in the real tools/testing/memblock. A clean search is
 #    replayed through a clang source-coverage build (scripts/coverage.sh).
 # 5. The report (scripts/check-report.sh): plain text in 72 columns,
 #    verdict first, to stdout and OUT/report.txt; --json FILE for CI.
@@ -41,8 +43,8 @@
 #   --time S           libFuzzer seconds (default 120; 0: corpus only)
 #   --runs N           libFuzzer executions instead of --time: the same
 #                      search on a busy machine (0: corpus only)
-#   --reach-runs N     boot-array search per finding: N libFuzzer runs
-#                      (default 300; 0: skip). --reach-time is gone.
+#   --reach-runs N     boot-array search for a bug the lift does not reach:
+#                      N libFuzzer runs (default 300; 0: skip)
 #   --explore-depth K  quick explore: calls per trace (default 2; 0: skip)
 #   --explore-time S   quick explore: at most S s (default 20)
 #   --alphabet FILE    quick explore's alphabet
@@ -350,8 +352,9 @@ setmeta mbdiff "$(jstr "$mbdiff")"
 fuzz=$bdir/fuzz_diff
 pair=kernel:base,kernel:patched
 topts=("--variants=$pair" "--min-class=$min_class" --no-expect --count-baseline-faults "--keep-going=$out/keep")
-# hangs are findings: libFuzzer writes timeout-* (an input takes ms)
-lfopts=(-timeout=20 "-artifact_prefix=$out/keep/")
+# hangs are findings: libFuzzer writes timeout-* (an input takes ms,
+# 5 s is a thousand times that even on a loaded machine; triage confirms)
+lfopts=(-timeout=5 "-artifact_prefix=$out/keep/")
 
 # A patch that crashes on the fuzz target's warm-up trace would end every
 # process before its first input: say so, and search without it.
@@ -366,15 +369,16 @@ fi
 # the input) crashes the variants as it is loaded: take it out of the
 # corpus, or every restart dies on it again
 drop_crashers() {
-	local a f h
+	local -A bad=()
+	local a h f
 	for a in "$out"/keep/crash-* "$out"/keep/timeout-* "$out"/keep/leak-* "$out"/keep/oom-*; do
-		[[ -f $a && $a != *.variants ]] || continue
-		h=${a##*-}
-		for f in "$out"/corpus-in/* "$out"/corpus/*; do
-			[[ -e $f ]] || continue
-			[[ $(sha1sum <"$f" | cut -d' ' -f1) == "$h" ]] && rm -f "$f"
-		done
+		[[ -f $a && $a != *.variants ]] && bad[${a##*-}]=1
 	done
+	((${#bad[@]})) || return 0
+	# one sha1sum for the whole corpus: the names are hashes, no blanks
+	while read -r h f; do
+		[[ ${bad[$h]:-} ]] && rm -f -- "$f"
+	done < <(find "$out/corpus-in" "$out/corpus" \( -type f -o -type l \) -print0 | xargs -0 -r sha1sum)
 	return 0
 }
 # lf_replay LOG INPUT...: -runs=0 over the inputs, going on past crashes
@@ -419,7 +423,16 @@ if ((xdepth > 0)); then
 	[[ -f $xo/certificate.txt ]] && xcert=$(sed -n 's/^claim //p' "$xo/certificate.txt")
 	xstop=$(sed -n 's/^explore: stopped before depth [0-9]*: //p' "$out/explore.log" | head -n 1)
 	xerr=""
-	((xrc == 0 || xrc == 1)) || xerr=$(grep -m 1 'mbdiff' "$out/explore.log" || echo "exit $xrc")
+	if ((xrc != 0 && xrc != 1)); then
+		# a sanitizer report ends the explore process: say which crash,
+		# the fuzz stage below finds and triages it with a reproducer
+		xerr=$(grep -m 1 -o 'ERROR: [A-Za-z]*Sanitizer: [a-z-]*\|runtime error: .*' "$out/explore.log" || true)
+		if [[ -n $xerr ]]; then
+			xerr="a variant crashed during explore (${xerr#ERROR: }); the crash is triaged below"
+		else
+			xerr=$(grep -m 1 '^mbdiff[ :]' "$out/explore.log" || echo "exit $xrc")
+		fi
+	fi
 	xjson=$(jq -n --arg alpha "$alphabet" --argjson depth "$xdepth" --argjson time "$xtime" \
 		--argjson done "$(sed -n 's/.*: depth \([0-9]*\), .*/\1/p' <<<"$xline" | grep . || echo 0)" \
 		--arg secs "$(sed -n 's/.* \([0-9.]*\) s$/\1/p' <<<"$xline" | grep . || echo 0)" \
@@ -451,7 +464,7 @@ corpus_findings=$((corpus_findings - $(find "$out/keep" -name '*.explore' | wc -
 mbd_log "corpus: ${#cfiles[@]} inputs replayed, $corpus_findings signature(s)"
 for s in "$out"/keep/*.sig; do [[ -f $s && ! -f ${s%.sig}.explore ]] && touch "${s%.sig}.corpus"; done
 
-execs=0 restarts=0
+execs=0 restarts=0 crash_cap=20
 # bounded by --runs (executions) or --time (seconds); a sanitizer crash
 # ends a libFuzzer process: go on with the rest of the budget
 fuzz_more() {
@@ -479,6 +492,11 @@ while bound=() && fuzz_more && ((${#bound[@]})); do
 	drop_crashers
 	((ran > 0 || $(find "$out"/corpus-in "$out"/corpus -type f -o -type l | wc -l) < nc)) || break
 	((restarts < 200)) || break
+	# crashing again and again: the search is spent on one crash
+	if (($(find "$out/keep" -maxdepth 1 -name 'crash-*' ! -name '*.variants' | wc -l) >= crash_cap)); then
+		mbd_log "warning: $crash_cap sanitizer crashes: the search stops here (the crash hides the rest)"
+		break
+	fi
 done
 for f in "$out"/keep/crash-*; do
 	[[ -f $f && $f != *.variants ]] && printf '%s\n' "$pair" >"$f.variants"
@@ -609,31 +627,38 @@ setmeta coverage "$covjson"
 
 # ---- 7. each bug: reachable with the kernel's 128-slot arrays? --------------------
 
-lift_ok=0
-"$mbdiff" lift --help >/dev/null 2>&1 && lift_ok=1
 for bd in "${bugdirs[@]}"; do
 	key=$(jq -r .key "$bd/bug.json")
 	reach=""
-	if ((lift_ok)) && [[ $(jq -r .class "$bd/bug.json") != crash ]]; then
-		# the deterministic answer: the reproducer on 128-slot arrays,
-		# pre-filled so each array has the free slots it had
+	rdir=$(dirname "$(jq -r .reproducer_from "$bd/bug.json")")
+	if [[ $(jq -r .class "$bd/bug.json") == crash || $(jq -r .class "$bd/bug.json") == hang ]]; then
+		# crash-triage.sh lifted it and replayed the lift in a child
+		[[ -f $rdir/reachable ]] && reach=$(cat "$rdir/reachable")
+		[[ -f $rdir/lifted.mbt ]] && cp "$rdir/lifted.mbt" "$bd/lifted.mbt" &&
+			reach=${reach/lifted.mbt/${bd#"$out"/}/lifted.mbt}
+	else
+		# the deterministic answer (mbdiff lift): the reproducer on
+		# 128-slot arrays, pre-filled so each array has the free slots it
+		# had before each call, kept when the judge names the same bug
 		lrc=0
-		"$mbdiff" lift --variants "$pair" --no-expect "$bd/repro.mbt" -o "$bd/lifted.mbt" \
-			--json "$bd/lift.json" >"$bd/lift.log" 2>&1 || lrc=$?
-		if ((lrc == 0)) && [[ -f $bd/lifted.mbt ]]; then
-			lkey=$("${judge[@]}" "$bd/lifted.mbt" 2>/dev/null | jq -r .key)
+		"$mbdiff" lift --variants "$pair" --min-class "$min_class" "$bd/repro.mbt" \
+			-o "$bd/lifted.mbt" >"$bd/lift.log" 2>&1 || lrc=$?
+		line=$(grep -m1 ': reachable with ' "$bd/lift.log" | sed 's/^.*: reachable with [0-9]*-slot arrays: //' || true)
+		if ((lrc == 0)); then
 			n=$(grep -c '^memblock_\|^slab_available' "$bd/lifted.mbt" || true)
-			if [[ $lkey == "$key" ]]; then
-				reach="yes ($n calls, 128-slot arrays: ${bd#"$out"/}/lifted.mbt)"
-			else
-				reach="not reachable as lifted: with 128-slot arrays the same calls reach another outcome (${lkey:-none})"
-			fi
+			reach="yes ($n calls, 128-slot arrays: ${bd#"$out"/}/lifted.mbt)"
 		elif ((lrc == 1)); then
-			reach=$(sed -n 's/^not reachable with [0-9]*-slot arrays: /not reachable: needs /p' "$bd/lift.log" | head -n 1)
-			reach=${reach:-"not reachable: $(tail -n 1 "$bd/lift.log")"}
+			reach="not reachable ${line#not }"
+			[[ $line == *"lifted trace gives"* ]] || rm -f "$bd/lifted.mbt"
+		elif grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehavior\)\|runtime error:' "$bd/lift.log"; then
+			# a candidate crashed the process; -o holds it
+			reach="not reachable as this bug: a lifted trace crashes instead ($(grep -m1 -o 'ERROR: [A-Za-z]*Sanitizer: [a-z-]*\|runtime error: .*' "$bd/lift.log" || true); ${bd#"$out"/}/lifted.mbt)"
+		else
+			reach="not searched: mbdiff lift failed: $(tail -n 1 "$bd/lift.log")"
 		fi
 	fi
-	if [[ $reach != yes* ]] && ((reach_runs > 0)) && [[ $(jq -r .class "$bd/bug.json") != crash ]]; then
+	if [[ $reach != yes* ]] && ((reach_runs > 0)) && [[ $(jq -r .class "$bd/bug.json") != crash &&
+		$(jq -r .class "$bd/bug.json") != hang ]]; then
 		# a random search may add to the answer, never replace it
 		h=$(jq -r .reproducer_of "$bd/bug.json")
 		rk=$bd/reach
@@ -651,7 +676,7 @@ for bd in "${bugdirs[@]}"; do
 			reach="yes ($n calls, boot-array search: ${bd#"$out"/}/reach.mbt)"
 			break
 		done
-		[[ $reach ]] || reach="not found: no lift, and not in $reach_runs runs of the boot-array search"
+		[[ $reach == yes* ]] || reach="$reach; not found in $reach_runs runs of the boot-array search either"
 	fi
 	printf '%s\n' "${reach:-not searched}" >"$bd/reachable"
 done

@@ -8,23 +8,29 @@
 # ClusterFuzz treats them. Each ARTIFACT (a libFuzzer crash-* or timeout-*
 # file, or a .mbt trace) is replayed in a child process by MBDIFF (a
 # sanitizer build) and its crash state taken from the report: the error
-# type and the top three frames inside the kernel file (mm/memblock.c),
-# which variant they are in, and the line of the first one, quoted from
-# that variant's file. A replay that does not end in S seconds (default
-# 30) is a hang. Artifacts of one state are one bug: the one with the
-# fewest calls is minimized in a child process per candidate (mbdiff
-# minimize --fork) and kept only if it still gives the same state.
+# type, the innermost frame inside the kernel file (mm/memblock.c) and its
+# line, quoted from that variant's file, and which variant it is in; the
+# two frames above it say how it was reached (listed, not part of the
+# state: one wrong line reached from two callers is one bug). A replay
+# that does not end in S seconds (default 5; a memblock call takes
+# microseconds) is a hang: it is stopped with SIGABRT, and the function the
+# sanitizer's stack shows it looping in is its state. Artifacts of one
+# state are one bug: the one with the fewest calls is minimized in a child
+# process per candidate (mbdiff minimize --fork) and kept only if it still
+# gives the same state.
 #
 # Writes DIR/STATE-HASH/ with judge.json (the fields `mbdiff judge --json`
 # gives, for scripts/check-bugs.sh), repro.mbt, sanitizer.txt (the report
-# of the reproducer) and artifacts (the files of that state), and prints
+# of the reproducer), artifacts (the files of that state) and reachable
+# (the reproducer lifted to 128-slot arrays, `mbdiff lift --build-only`,
+# replayed in a child: the same crash state or not), and prints
 # one line per state. Exit 0; 2 on bad usage.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-mbdiff="" pair="" out="" tmo=30
+mbdiff="" pair="" out="" tmo=5
 arts=()
 while (($#)); do
 	case $1 in
@@ -48,8 +54,9 @@ base=${pair%%,*} patched=${pair#*,}
 # replay FILE LOG [VARIANTS]: the replay's exit status, 124 on a hang
 replay() {
 	local rc=0
-	ASAN_OPTIONS=${ASAN_OPTIONS:-}:symbolize=1:detect_leaks=0 \
-		timeout -k 5 "$tmo" "$mbdiff" replay --verbose --no-expect --count-baseline-faults \
+	# a hang is stopped with SIGABRT so the sanitizer prints where it loops
+	ASAN_OPTIONS=${ASAN_OPTIONS:-}:symbolize=1:detect_leaks=0:handle_abort=1 \
+		timeout -s ABRT -k 5 "$tmo" "$mbdiff" replay --verbose --no-expect --count-baseline-faults \
 		--variants "${3:-$pair}" "$1" >"$2" 2>&1 || rc=$?
 	return "$rc"
 }
@@ -58,16 +65,29 @@ replay() {
 # nothing when it shows no sanitizer error
 state() {
 	local log=$1 rc=$2
+	local hang=""
 	if ((rc == 124 || rc == 137)); then
-		# the last call the verbose replay began is where it hangs
-		local last
-		last=$(grep -o '^\[[^]]*\] memblock_[a-z_]*' "$log" | tail -n 1 | sed 's/^\[\([^]]*\)\] /\1|/')
-		printf 'hang|%s|%s|\n' "${last%%|*}" "${last#*|}"
+		# where the SIGABRT stack says it loops, else the last call the
+		# verbose replay began
+		hang=$(frames "$log" "hang")
+		if [[ -z $hang || $hang == hang\|*\|\|* ]]; then
+			local last
+			last=$(grep -o '^\[[^]]*\] memblock_[a-z_]*' "$log" | tail -n 1 | sed 's/^\[\([^]]*\)\] /\1|/')
+			hang="hang|${last%%|*}|${last#*|}|"
+		fi
+		printf '%s\n' "$hang"
 		return
 	fi
-	awk -v base="$base" -v patched="$patched" '
+	frames "$log" ""
+}
+
+# frames LOG TYPE: "TYPE|SIDE|F1 < F2 < F3|FILE:LINE" from the sanitizer
+# report in LOG; TYPE given: any stack counts (a hang stopped by SIGABRT)
+frames() {
+	local log=$1
+	awk -v base="$base" -v patched="$patched" -v type="$2" '
 		function side(p) { return p ~ /\/kernel-patched\// ? patched : p ~ /\/kernel-base\// ? base : "" }
-		/ERROR: AddressSanitizer: / && type == "" { t = $0; sub(/.*AddressSanitizer: /, "", t); sub(/ .*/, "", t); type = t }
+		/ERROR: AddressSanitizer: / && type == "" { t = $0; sub(/.*AddressSanitizer: /, "", t); sub(/ .*/, "", t); sub(/:$/, "", t); type = t }
 		/runtime error: / && type == "" { t = $0; sub(/.*runtime error: /, "", t); type = "ubsan: " t
 			split($1, loc, ":"); if (loc[1] ~ /mm\/memblock\.c$/) { where = loc[1] ":" loc[2]; s = side(loc[1]) } }
 		/ERROR: libFuzzer: deadly signal/ && type == "" { type = "deadly-signal" }
@@ -82,6 +102,15 @@ state() {
 		END { if (type != "") printf "%s|%s|%s|%s\n", type, s, frames, where }' "$log"
 }
 
+# bug STATE: the state's bug (its hash input): type, side, innermost frame, line
+bug() {
+	local type side frames where
+	IFS='|' read -r type side frames where <<<"$1"
+	# a loop spans lines: a hang is its function
+	[[ $type == hang ]] && where=""
+	printf '%s|%s|%s|%s' "$type" "$side" "${frames%% <*}" "$where"
+}
+
 # calls ARTIFACT MBT: the artifact as .mbt in MBT, its number of calls
 calls() {
 	if "$mbdiff" convert "$1" -o "$2" >/dev/null 2>&1; then
@@ -91,7 +120,7 @@ calls() {
 	fi
 }
 
-declare -A first=() count=() best=() bestn=() members=()
+declare -A first=() count=() best=() bestn=() members=() callers=()
 work=$out/.work
 rm -rf "$work"
 mkdir -p "$work"
@@ -106,7 +135,13 @@ for a in "${arts[@]}"; do
 		printf '%s: no crash on replay (exit %s): not a bug here\n' "$a" "$rc"
 		continue
 	fi
-	h=$(printf '%s' "${st%|*}" | sha1sum | cut -c1-16)
+	# one bug per crash site: the type, the side, the innermost kernel
+	# frame and its line; the callers above it (ClusterFuzz's next two
+	# frames) only say how it was reached, the same wrong line from two
+	# callers is one bug to a maintainer
+	h=$(bug "$st" | sha1sum | cut -c1-16)
+	callers[$h]+="${st#*|*|}"$'\n'
+
 	n=$(calls "$a" "$work/$i.mbt")
 	count[$h]=$((${count[$h]:-0} + 1))
 	members[$h]+="$a"$'\n'
@@ -131,7 +166,7 @@ for h in "${!best[@]}"; do
 			--variants "$pair" "$d/repro.mbt" -o "$d/min.mbt" >"$d/minimize.log" 2>&1; [[ -f $d/min.mbt ]]; then
 		rc=0
 		replay "$d/min.mbt" "$d/min.log" || rc=$?
-		if [[ $(state "$d/min.log" "$rc") == "$st" ]]; then
+		if [[ $(bug "$(state "$d/min.log" "$rc")") == "$(bug "$st")" ]]; then
 			mv "$d/min.mbt" "$d/repro.mbt"
 			mv "$d/min.log" "$d/sanitizer.txt"
 		fi
@@ -160,24 +195,47 @@ for h in "${!best[@]}"; do
 		site="mm/memblock.c:$l: $line"
 	fi
 	if [[ $cls == hang ]]; then
-		key="$who hangs in $frames"
-		title="$frames never returns (no result in $tmo s)"
+		key="$who hangs in ${frames%% <*}"
+		title="${frames%% <*}() never returns (no result in $tmo s)"
 		what="hang: $frames does not return"
 	else
-		key="$who crashes: $type in $frames"
+		key="$who crashes: $type in ${frames%% <*}${where:+ at line ${where##*:}}"
 		title="$type in ${frames%% <*}()"
 		what="$type in $frames"
 	fi
 	call=$(grep -o '^\[[^]]*\] memblock_[a-z_]*' "$d/sanitizer.txt" | tail -n 1 | sed 's/^\[[^]]*\] //')
 	jq -n --arg kind "$kind" --arg key "$key" --arg cls "$cls" --arg title "$title" --arg site "$site" \
 		--arg what "$what" --arg call "$call" --argjson n "$(grep -c '^memblock_\|^slab_available' "$d/repro.mbt" || true)" \
-		--argjson arts "${count[$h]}" --arg repro "$d/repro.mbt" --arg side "$side" '
+		--argjson arts "${count[$h]}" --arg from "$(printf '%s' "${callers[$h]}" | cut -d'|' -f1 | sed '/</!s/.*/(called directly)/; s/^[^<]*< *//' | sort -u)" --arg repro "$d/repro.mbt" --arg side "$side" '
 		{file: $repro, calls: $n, divergent: true, kind: $kind, class: $cls, where: "call",
 		 call: (if $call == "" then null else $call end), key: $key, title: $title,
 		 site: (if $site == "" then null else $site end), detail: $what, artifacts: $arts,
+		 reached_from: ($from | split("\n") | map(select(. != ""))),
 		 base: {fault: ($kind == "fix" or $kind == "shared" or $kind == "both"), what: (if $kind == "fix" then $what else null end)},
 		 patched: {fault: ($kind != "fix"), class: $cls, what: $what},
 		 crashed_side: $side}' >"$d/judge.json"
+	# reachable with the kernel's 128-slot arrays? The lift is built on the
+	# side that does not crash (its calls before the crash are the same)
+	# and replayed in a child like the artifacts
+	reach="not reachable by lifting: the side that does not crash cannot be lifted"
+	bside=patched
+	[[ $side == "$patched" ]] && bside=base
+	for fl in above below; do
+		[[ $kind == shared || $kind == both || $reach == yes* ]] && break
+		for sc in 1 4 16 64; do
+			"$mbdiff" lift --build-only "$bside" --scale "$sc" --fillers "$fl" --variants "$pair" \
+				-o "$d/lifted.mbt" "$d/repro.mbt" >"$d/lift.log" 2>&1 || continue
+			lrc=0
+			replay "$d/lifted.mbt" "$d/lifted.log" || lrc=$?
+			if [[ $(bug "$(state "$d/lifted.log" "$lrc")") == "$(bug "$st")" ]]; then
+				reach="yes ($(grep -c '^memblock_\|^slab_available' "$d/lifted.mbt" || true) calls, 128-slot arrays: lifted.mbt)"
+				break
+			fi
+			reach="not reachable by lifting: no lifted trace (scales 1-64, fillers above and below) crashes there"
+		done
+	done
+	[[ $reach == yes* ]] || rm -f "$d/lifted.mbt"
+	printf '%s\n' "$reach" >"$d/reachable"
 	printf '%s: %s, %s artifact(s): %s\n' "$h" "$kind" "${count[$h]}" "$key"
 done
 rm -rf "$work"

@@ -17,6 +17,7 @@ static const struct {
 	{ "bench", mbd_cli_bench },
 	{ "explore", mbd_cli_explore },
 	{ "judge", mbd_cli_judge },
+	{ "lift", mbd_cli_lift },
 };
 
 static bool is_help(const char *a)

@@ -95,5 +95,6 @@ int mbd_cli_import(int argc, char **argv);
 int mbd_cli_bench(int argc, char **argv);
 int mbd_cli_explore(int argc, char **argv);
 int mbd_cli_judge(int argc, char **argv);
+int mbd_cli_lift(int argc, char **argv);
 
 #endif

@@ -43,6 +43,13 @@ int mbd_text_parse_fuzz(const char *buf, size_t len, const char *fname,
 /* Write t as .mbt text (a config line, then one line per op). */
 int mbd_text_write(FILE *out, const struct mbd_trace *t);
 
+/*
+ * Write header, then t (when not NULL) as .mbt text to path, all or
+ * nothing (mbd_output_write's rules). Returns 0, or -1 with why.
+ */
+int mbd_text_save(const char *path, const char *header,
+		  const struct mbd_trace *t, char *why, size_t n_why);
+
 /* Format one op / the config line into buf (no newline). Returns the length
  * that would have been written, like snprintf. */
 int mbd_text_format_op(char *buf, size_t n, const struct mbd_op *op);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* The .mbt text form: the printer (text_parse.c reads what it writes). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mbd_expect.h"
+#include "mbd_output.h"
 #include "mbd_text.h"
 
 /* snprintf into a buffer that may be too small, keeping the full length. */
@@ -163,4 +166,27 @@ int mbd_text_write(FILE *out, const struct mbd_trace *t)
 			return -1;
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+int mbd_text_save(const char *path, const char *header,
+		  const struct mbd_trace *t, char *why, size_t n_why)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int bad;
+
+	if (!f) {
+		snprintf(why, n_why, "out of memory");
+		return -1;
+	}
+	fputs(header ? header : "", f);
+	bad = t ? mbd_text_write(f, t) != 0 : 0;
+	bad |= fclose(f) != 0;
+	if (bad)
+		snprintf(why, n_why, "cannot format the trace");
+	else
+		bad = mbd_output_write(path, buf, len, why, n_why) != 0;
+	free(buf);
+	return bad ? -1 : 0;
 }

@@ -77,23 +77,13 @@ int mbd_fuzz_boot_expand(const uint8_t *data, size_t size,
 	return 0;
 }
 
+/* write a kept file; its failure is reported by the caller */
 static int write_text(const char *path, const struct mbd_trace *t,
 		      const char *header)
 {
-	char *buf = NULL, why[256];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int bad;
+	char why[256];
 
-	if (!f)
-		return -1;
-	fputs(header, f);
-	bad = t ? mbd_text_write(f, t) != 0 : 0;
-	bad |= fclose(f) != 0;
-	if (!bad)
-		bad = mbd_output_write(path, buf, len, why, sizeof(why)) != 0;
-	free(buf);
-	return bad ? -1 : 0;
+	return mbd_text_save(path, header, t, why, sizeof(why));
 }
 
 int mbd_fuzz_keep(const struct mbd_fuzz_opts *o, const struct mbd_trace *t,

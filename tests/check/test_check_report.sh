@@ -147,7 +147,7 @@ meta "$e" '{"alphabet": "default.alpha", "depth": 2, "time_limit": 20, "depth_do
 	"seconds": 0, "counterexamples": 0, "certificate": null, "stopped": null,
 	"error": "mbdiff: explore: no depth completed: the time limit of 1 s was reached"}'
 render "$e"
-grep -q '^explored: failed: mbdiff: explore: no depth completed' "$e/report.txt" && ok ||
+grep -q '^explored: stopped: mbdiff: explore: no depth completed' "$e/report.txt" && ok ||
 	bad "error: the failed explore is not said: $(cat "$e/report.txt")"
 columns "$e/report.txt"
 check_done
