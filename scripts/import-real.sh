@@ -5,10 +5,10 @@
 #
 # Imports every boot log in DIR (default ../shared/data/memlayouts, or
 # $MBDIFF_REAL_LOGS) with `mbdiff import` into OUT/NAME.mbt (default
-# corpus/real), replays each against reference~reference-twin and records
-# the outcome as the first line:
+# corpus/real), replays each with the model of its kernel (its "# model:" line, as
+# `mbdiff replay` without --variants does) and records the outcome as the first line:
 #     # real-result: ok
-#     # real-result: mbdiff: expectation reference memory/layout at op 8 memblock_reserve
+#     # real-result: mbdiff: expectation mainline-6.12 memory/layout at op 8 memblock_reserve
 # tests/real_replay.sh checks that line. With --check nothing is written:
 # exit 1 if any file would change (the importer or the model moved).
 set -euo pipefail
@@ -48,7 +48,8 @@ for log in "$logs"/*.txt; do
 		changed=1
 		continue
 	fi
-	res=$("$mbdiff" replay --variants reference,reference-twin "$tmp/$name.body.mbt" 2>&1 |
+	# replayed as a user would: with the model of the log's kernel ("# model:")
+	res=$("$mbdiff" replay "$tmp/$name.body.mbt" 2>&1 |
 		grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1) || true
 	{
 		echo "# real-result: ${res:-ok}"

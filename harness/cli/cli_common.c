@@ -30,6 +30,8 @@ static const char usage_text[] =
 "      regions at the divergence (or at the end), differences in red\n"
 "      --known FILE: a divergence whose signature FILE lists (known version\n"
 "      differences, tests/algorithms/kernel-trees/known/) is one \"known:\" line, no report\n"
+"      without --variants, a trace that names its model (\"# model:\", written\n"
+"      by import for the log's kernel) is replayed with that model alone\n"
 "      exit 1 if any input diverges (known ones aside), 0 if all agree, 2 on errors\n"
 "\n"
 "  mbdiff convert IN -o OUT [--to mbt|bin] [--decoder D]\n"

@@ -151,6 +151,9 @@ int mbd_cli_import(int argc, char **argv)
 		st.conv_auto ? ", detected" : "", st.lines, st.traced, st.alloc_requests,
 		st.map_entries, st.dumps, st.known, st.unparsed,
 		st.unparsed && !verbose ? " (--verbose lists them)" : "");
+	fprintf(stderr, "mbdiff: kernel %s: `mbdiff replay` uses %s, %s\n", st.era.text,
+		st.era.model, st.era.exact ? "its model" : st.era.major ? "the nearest model (none covers it)" :
+		"the newest model");
 	mbd_trace_free(&t);
 	if (!strcmp(outp, "-")) {
 		rc = fwrite(text, 1, len, stdout) == len ? MBD_EXIT_OK : MBD_EXIT_ERROR;

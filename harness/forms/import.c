@@ -178,6 +178,7 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	size_t n = 0, cap = 0;
 	struct ictx x;
 	struct obuf head = { 0 };
+	const struct line *era_line;
 	struct mbd_config cfg;
 	bool has[L__COUNT] = { false };
 	int rc = -1;
@@ -274,7 +275,10 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 		}
 		mbd_imp_printf(&head, " %s", names + f * NAME_BUF);
 	}
-	mbd_imp_printf(&head, "\n# range convention: %s (%s)\n",
+	mbd_imp_printf(&head, "\n");
+	era_line = mbd_imp_era_find(ls, n, &st->era);
+	mbd_imp_era_head(&head, &st->era, era_line ? era_line->src : "");
+	mbd_imp_printf(&head, "# range convention: %s (%s)\n",
 		  st->conv == MBD_CONV_EXCLUSIVE ? "exclusive end" : "inclusive end",
 		  st->conv_auto ? "detected" : "forced");
 	mbd_imp_printf(&head, "# source: %s%s\n", x.trace ? "memblock=debug call trace, " : "",

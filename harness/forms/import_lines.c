@@ -70,6 +70,8 @@ int mbd_imp_classify(const char *s)
 		return L_FREEING;
 	if (mbd_imp_starts(s, "Memory: ") && strstr(s, " available"))
 		return L_MEMINFO;
+	if (mbd_imp_starts(s, "Linux version "))
+		return L_KNOWN; /* the kernel's era (import_era.c) */
 	if (mbd_imp_starts(s, "reserve setup_data: ") || mbd_imp_starts(s, "e820: update ") ||
 	    mbd_imp_starts(s, "e820: remove "))
 		return L_KNOWN;

@@ -313,7 +313,11 @@ static void test_nothing(void)
 	mbd_trace_init(&t);
 	MBD_CHECK(imp("Linux version 6.1\nCommand line: quiet\n", MBD_CONV_AUTO, &t, &st, NULL) == 0);
 	MBD_CHECK_EQ_U64(st.ops + st.checkpoints, 0);
-	MBD_CHECK_EQ_U64(st.unparsed, 2);
+	/* the version line is recognised (the era), the command line is not */
+	MBD_CHECK_EQ_U64(st.unparsed, 1);
+	MBD_CHECK_EQ_U64(st.known, 1);
+	MBD_CHECK(st.era.major == 6 && st.era.minor == 1 && st.era.line == 1 && !st.era.exact);
+	MBD_CHECK_STR(st.era.model, "mainline-6.12");
 	mbd_trace_free(&t);
 }
 
