@@ -90,18 +90,19 @@ static const char *header_version(const char *s)
 	return NULL;
 }
 
-const struct line *mbd_imp_era_find(const struct line *ls, size_t n, struct mbd_era *e)
+const struct line *mbd_imp_era_find(const struct line *ls, size_t lo, size_t hi,
+				    struct mbd_era *e)
 {
 	const struct line *from = NULL;
 	const char *v = NULL;
 
-	for (size_t i = 0; i < n && !v; i++) {
+	for (size_t i = lo; i < hi && !v; i++) {
 		if (ls[i].cls != L_HEADER && mbd_imp_starts(ls[i].s, "Linux version ")) {
 			v = mbd_imp_skip_ws(ls[i].s + 14);
 			from = &ls[i];
 		}
 	}
-	for (size_t i = 0; i < n && !v; i++) {
+	for (size_t i = 0; i < hi && !v; i++) {
 		if (ls[i].cls == L_HEADER && (v = header_version(ls[i].raw)) != NULL)
 			from = &ls[i];
 	}

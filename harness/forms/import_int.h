@@ -10,6 +10,7 @@
  *   import_infer.c   calls memblock=debug never shows, inferred from a dump
  *   import_frees.c   free_reserved_area() frees, placed by the final view
  *   import_cover.c   the ranges a trace touched, and the gaps beyond them
+ *   import_boots.c   where a new boot starts in a log holding several
  *   import_era.c     the kernel's version and the model to replay with
  *   import_events.c  memblock=debug calls, doublings, e820/EFI/OF/node maps
  *   import.c         the two phases over all lines; mbd_import()
@@ -243,9 +244,14 @@ void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *
  * node checks it cannot make so are taken out of d. */
 void mbd_imp_infer_nodes(struct ictx *x, struct dump *d);
 
-/* The kernel of lines ls[0..n) ("Linux version", else a header comment);
- * returns the line it was read from, or NULL. */
-const struct line *mbd_imp_era_find(const struct line *ls, size_t n, struct mbd_era *e);
+/* The kernel of lines ls[lo..hi) ("Linux version", else a '#' header
+ * comment of ls[0..hi)); returns the line it was read from, or NULL. */
+const struct line *mbd_imp_era_find(const struct line *ls, size_t lo, size_t hi,
+				    struct mbd_era *e);
+
+/* Where each boot of ls[0..n) starts (starts[0] = 0); returns how many
+ * (past max: x fails). */
+size_t mbd_imp_boots(struct ictx *x, const struct line *ls, size_t n, size_t *starts, size_t max);
 /* "# kernel: ..." and "# model: NAME (...)" into b (src: the log's name). */
 void mbd_imp_era_head(struct obuf *b, const struct mbd_era *e, const char *src);
 

@@ -209,7 +209,7 @@ static void test_refused(void)
 		  "   0: 0x0000000040000000..0x000000007fffffff 0 NONE extra\n",
 		  "t.log:3: error: damaged memblock debugfs line" },
 	};
-	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0, 0 };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct mbd_import_stats st;
@@ -298,7 +298,7 @@ static const char early_log[] =
 
 static void test_early_state_and_sizes(void)
 {
-	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0, 0 };
 	struct mbd_import_stats st;
 	struct mbd_verdict v;
 	struct mbd_trace t;
