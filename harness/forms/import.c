@@ -61,7 +61,7 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		int r = 0;
 
 		if (l->cls == L_HEADER) /* "# cat .../memblock/reserved" names a view */
-			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
+			x->hint = mbd_imp_names_array(l);
 		if (l->done || l->cls == L_BLANK || l->cls == L_HEADER)
 			continue;
 		if (only_a && !phase_a(x, l))
@@ -124,7 +124,7 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 			mbd_imp_unparsed(x, l);
 		/* a debugfs view is named by the line before it ("cat .../reserved") */
 		if (l->cls != L_STATE)
-			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
+			x->hint = mbd_imp_names_array(l);
 	}
 }
 
@@ -266,6 +266,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	n_all = n;
 	ls += lo;
 	n = hi - lo;
+	if (mbd_imp_views(ls, n))
+		goto out;
 	x.trace = has[L_OP] || has[L_ALLOC];
 	/* A map stands in for memory only when no memblock_add was traced. */
 	x.mem_src = added_memory(ls, n) ? 0 : has[L_E820] ? L_E820 : has[L_EFI] ? L_EFI : has[L_NODE] ? L_NODE : 0;

@@ -7,6 +7,7 @@
  *   import_emit.c    writing .mbt: comments, calls, checkpoints
  *   import_dump.c    MEMBLOCK configuration dumps -> state and checkpoints
  *   import_state.c   debugfs memblock arrays -> checkpoints
+ *   import_views.c   which array an unnamed debugfs table is
  *   import_infer.c   calls memblock=debug never shows, inferred from a dump
  *   import_frees.c   free_reserved_area() frees, placed by the final view
  *   import_cover.c   the ranges a trace touched, and the gaps beyond them
@@ -50,6 +51,10 @@ struct line {
 	const char *s;         /* the payload inside raw */
 	int cls;               /* enum cls */
 	int done;              /* already written (two-phase output) */
+	/* the first line of a debugfs table: -2 named by the line before it,
+	 * 0 memory or 1 reserved as told apart (view_why says how), -1 not known */
+	int view;
+	const char *view_why;
 };
 
 enum cls { L_BLANK, L_HEADER, L_OTHER, L_OP, L_ALLOC, L_KNOWN, L_DOUBLED, L_DUMP,
@@ -232,6 +237,14 @@ int mbd_imp_do_e820_update(struct ictx *x, const struct line *l);
  * is not one, -1 if it starts like one but the rest is damaged. Flags the
  * model has not (RSV_KERN, ...) leave e's flags unchecked and set *unknown. */
 int mbd_imp_state_line(const char *s, struct mbd_expect *e, bool *unknown);
+
+/* Does l name a debugfs table after it ("cat .../memblock/reserved", a
+ * marker): 1 reserved, 0 memory, -1 no (only '#' and unrecognised lines do). */
+int mbd_imp_names_array(const struct line *l);
+/* Does a debugfs table start at ls[i] (its index restarts at 0)? */
+bool mbd_imp_view_starts(const struct line *ls, size_t i);
+/* Tell every debugfs table's array (line.view); -1: out of memory. */
+int mbd_imp_views(struct line *ls, size_t n);
 
 /* A debugfs view starting at ls[i]: a checkpoint of the array the line
  * before it named; returns the index of its last line. */

@@ -203,7 +203,7 @@ static void test_refused(void)
 		  "t.log:2: error: the dump announces 3 memory regions but none" },
 		{ "memblock_add: [0x0000000040000000-0x000000007fffffff]\n"
 		  "   0: 0x0000000040000000..0x000000007fffffff\n",
-		  "t.log:2: error: memblock debugfs lines, but the line before them names neither" },
+		  "t.log:2: error: memblock debugfs table, but no line before it names memory or reserved, and nothing tells" },
 		{ "memblock_add: [0x0000000040000000-0x000000007fffffff]\n"
 		  "cat /sys/kernel/debug/memblock/memory\n"
 		  "   0: 0x0000000040000000..0x000000007fffffff 0 NONE extra\n",
