@@ -188,6 +188,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	memset(st, 0, sizeof(*st));
 	memset(&x, 0, sizeof(x));
 	mbd_iset_init(&x.rsv);
+	mbd_iset_init(&x.nomap);
+	mbd_iset_init(&x.removed);
 	x.st = st;
 	x.unparsed = unp;
 	names = malloc(nsrc ? nsrc * NAME_BUF : 1);
@@ -365,5 +367,7 @@ out:
 	mbd_imp_cover_free(&x.cov[0]);
 	mbd_imp_cover_free(&x.cov[1]);
 	mbd_iset_free(&x.rsv);
+	mbd_iset_free(&x.nomap);
+	mbd_iset_free(&x.removed);
 	return rc;
 }

@@ -152,6 +152,7 @@ void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *firs
 	} else {
 		if (!x->dumps_seen)
 			mbd_imp_infer_pre(x, d, first);
+		mbd_imp_infer_nomap(x, d);
 		mbd_imp_infer_nodes(x, d);
 	}
 	x->dumps_seen++;

@@ -254,9 +254,19 @@ int mbd_imp_do_of(struct ictx *x, const struct line *l)
 
 	if (!mbd_imp_pair(p, "", "..", &a, &b, &p))
 		return -1;
-	if (x->trace) {
+	if (x->trace && (!strstr(p, " nomap") ||
+			 mbd_iset_holes(&x->removed, a, b + 1 ? b + 1 : UINT64_MAX) == 0)) {
+		/* reserve (and, before v5.12, no-map's memblock_remove) are logged */
 		mbd_imp_comment(x, l, " (DT summary: the trace has the calls)");
 		x->st->known++;
+		return 0;
+	}
+	if (x->trace) {
+		/* the kernel prints this only when early_init_dt_reserve_memory() succeeded */
+		mbd_imp_comment(x, l, " (DT reserved-memory no-map: memblock_mark_nomap, which "
+				"memblock=debug does not log)");
+		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, a, b - a + 1);
+		x->st->map_entries++;
 		return 0;
 	}
 	mbd_imp_comment(x, l, " (DT reserved-memory: nomap -> memblock_mark_nomap, else memblock_reserve)");

@@ -83,6 +83,35 @@ void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *
 }
 
 /*
+ * reserved-memory "no-map" regions (drivers/of/fdt.c, since v5.12 and in
+ * stable trees before it; earlier kernels memblock_remove() them, which is
+ * logged) and non-usable EFI entries are marked with memblock_mark_nomap(),
+ * which memblock=debug does not log: a NOMAP memory region of the dump no
+ * emitted call marked is marked as shown before the checkpoint (so the
+ * NOMAP flag is not an independent check there; the split, cnt and total
+ * are). Marking a range that is NOMAP already changes nothing.
+ */
+void mbd_imp_infer_nomap(struct ictx *x, const struct dump *d)
+{
+	bool said = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct mbd_expect *e = &d->reg[i];
+		uint64_t end = e->size > UINT64_MAX - e->base ? UINT64_MAX : e->base + e->size;
+
+		if (e->type != MBD_TYPE_MEMORY || !e->size || !(e->have & MBD_EXPECT_HAS_FLAGS) ||
+		    !(e->flags & MBD_FLAG_NOMAP) || !mbd_iset_holes(&x->nomap, e->base, end))
+			continue;
+		if (!said)
+			mbd_imp_printf(&x->body, "# NOMAP memory as the checkpoint shows it "
+				       "(memblock_mark_nomap, from reserved-memory no-map or EFI, is "
+				       "not logged)\n");
+		said = true;
+		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, e->base, e->size);
+	}
+}
+
+/*
  * The NUMA code sets nodes with memblock_set_node(), which memblock=debug
  * does not log: before a checkpoint that shows nodes, set them as shown
  * (node ids are then not an independent check; cnt, ranges and flags are).

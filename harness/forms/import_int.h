@@ -100,6 +100,8 @@ struct ictx {
 	struct cover cov[2];
 	int hint;              /* array the last line named (debugfs views): 0, 1, -1 */
 	struct mbd_iset rsv;   /* what the emitted calls reserved (import_frees.c) */
+	struct mbd_iset nomap; /* memory the emitted calls marked NOMAP */
+	struct mbd_iset removed; /* ranges logged memblock_remove calls took out */
 	struct freeing frees[MBD_IMP_MAX_FREES];
 	size_t n_frees;
 	bool v616;             /* reservations logged as __memblock_reserve (v6.16+) */
@@ -252,6 +254,10 @@ size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i);
 
 /* What the first dump shows beyond the logged calls, as calls before all. */
 void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *first);
+
+/* NOMAP memory a dump shows that no emitted call marked: memblock_mark_nomap
+ * (reserved-memory no-map, EFI) is not logged, so mark it before the checkpoint. */
+void mbd_imp_infer_nomap(struct ictx *x, const struct dump *d);
 
 /* Nodes a dump shows, set with memblock_set_node before its checkpoint;
  * node checks it cannot make so are taken out of d. */
