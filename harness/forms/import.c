@@ -271,6 +271,7 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	if (mbd_imp_views(ls, n))
 		goto out;
 	x.trace = has[L_OP] || has[L_ALLOC];
+	x.e820_cut = mbd_imp_e820_cut(ls, n);
 	/* A map stands in for memory only when no memblock_add was traced. */
 	x.mem_src = added_memory(ls, n) ? 0 : has[L_E820] ? L_E820 : has[L_EFI] ? L_EFI : has[L_NODE] ? L_NODE : 0;
 	st->conv_auto = conv == MBD_CONV_AUTO;

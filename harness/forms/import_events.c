@@ -221,22 +221,30 @@ int mbd_imp_do_e820(struct ictx *x, const struct line *l)
 }
 
 /*
- * "e820: update [mem A-B] usable ==> reserved" (older kernels print the
- * table before such updates): e820__memblock_setup() adds the updated
- * table, so the range leaves (or joins) the memory the map added.
+ * "e820: update [mem A-B] usable ==> reserved" and "e820: remove [mem A-B]
+ * [usable]" (trim_bios_range, MTRR trim, memmap=...) change the e820 table
+ * e820__memblock_setup() adds later, so the range leaves (or joins) the
+ * memory the map added. Only those printed before it count: after the first
+ * traced call or the first line that follows the memblock setup
+ * (x->e820_cut), an update changes the e820 table alone.
  */
 int mbd_imp_do_e820_update(struct ictx *x, const struct line *l)
 {
-	const char *p = mbd_imp_skip_ws(l->s + 12), *arrow = strstr(l->s, " ==> ");
+	bool upd = mbd_imp_starts(l->s, "e820: update ");
+	const char *p = mbd_imp_skip_ws(l->s + 12), *arrow = strstr(l->s, " ==> "), *ty;
 	uint64_t a, b;
 	bool was, now;
 
-	if (!mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) || *p != ']' || !arrow)
+	if (!mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) || *p != ']' || (upd && !arrow) || b < a)
 		return -1;
-	was = mbd_imp_starts(mbd_imp_skip_ws(p + 1), "usable");
-	now = mbd_imp_starts(arrow + 5, "usable");
-	if (x->mem_src != L_E820 || was == now) {
-		mbd_imp_comment(x, l, x->mem_src != L_E820 ? " (map only: the trace has the calls)" : "");
+	ty = mbd_imp_skip_ws(p + 1);
+	/* a remove without a type takes every type out; with one, only that type */
+	was = !*ty || mbd_imp_starts(ty, "usable");
+	now = upd && mbd_imp_starts(arrow + 5, "usable");
+	if (x->mem_src != L_E820 || was == now || (x->e820_cut && l >= x->e820_cut)) {
+		mbd_imp_comment(x, l, x->mem_src != L_E820 ? " (map only: the trace has the calls)" :
+				was == now ? "" : " (after e820__memblock_setup: the e820 table "
+				"changes, memblock does not)");
 		x->st->known++;
 		return 0;
 	}
@@ -244,6 +252,29 @@ int mbd_imp_do_e820_update(struct ictx *x, const struct line *l)
 	mbd_imp_emit_range(x, now ? MBD_OP_ADD : MBD_OP_REMOVE, a, b - a + 1);
 	x->st->map_entries++;
 	return 0;
+}
+
+/*
+ * The first line of ls[0..n) that x86's e820__memblock_setup() precedes: a
+ * traced call or dump, or a message printed after memblock holds the map.
+ */
+const struct line *mbd_imp_e820_cut(const struct line *ls, size_t n)
+{
+	static const char *const after[] = {
+		"init_memory_mapping: ", "Zone ranges:", "Early memory node ranges", "RAMDISK: ",
+		"NUMA: ", "SRAT: ", "No NUMA configuration found", "Faking a node at ",
+		"NODE_DATA(", "Initmem setup node ", "MEMBLOCK configuration:", "crashkernel",
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		if (ls[i].cls == L_OP || ls[i].cls == L_ALLOC || ls[i].cls == L_DUMP ||
+		    ls[i].cls == L_DOUBLED || ls[i].cls == L_STATE)
+			return &ls[i];
+		for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+			if (ls[i].cls != L_HEADER && mbd_imp_starts(ls[i].s, after[k]))
+				return &ls[i];
+	}
+	return NULL;
 }
 
 /* OF: reserved mem: A..B (N KiB) [no]map ... : reserve, or mark nomap. */

@@ -54,7 +54,8 @@ void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *
 	for (size_t i = 0; i < d->n; i++) {
 		const struct mbd_expect *e = &d->reg[i];
 
-		if (e->size)
+		/* memory synthesized from a map is all the memory there is */
+		if (e->size && !(e->type == MBD_TYPE_MEMORY && x->mem_src))
 			mbd_imp_cover_gaps(&x->cov[e->type], e->base, e->size, gap_seen,
 					   e->type ? &rsv_gap : &mem_gap);
 	}

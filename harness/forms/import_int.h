@@ -88,6 +88,7 @@ struct ictx {
 	bool in_nodes;
 	bool resize_added;
 	bool pending_trim;     /* x86 e820__memblock_setup adds seen, trim not yet */
+	const struct line *e820_cut; /* e820 updates from here on are not memblock's */
 	size_t ops;            /* ops written so far */
 	size_t mem_ops;        /* of them, memory adds/removes */
 	size_t dumps_seen;
@@ -232,8 +233,11 @@ void mbd_imp_track(struct ictx *x, const struct mbd_op *op);
 /* Before the final debugfs view of reserved: the frees it shows. */
 void mbd_imp_infer_frees(struct ictx *x, const struct dump *d);
 
-/* e820: update [mem A-B] usable ==> reserved */
+/* e820: update [mem A-B] usable ==> reserved, e820: remove [mem A-B] [TYPE] */
 int mbd_imp_do_e820_update(struct ictx *x, const struct line *l);
+/* Where e820__memblock_setup() has run in ls[0..n): the first traced call or
+ * later message (NULL: nowhere); updates from there on leave memblock alone. */
+const struct line *mbd_imp_e820_cut(const struct line *ls, size_t n);
 
 /* One debugfs memblock line ("N: 0xA..0xB" [NODE FLAGS]) into e: 1, 0 if it
  * is not one, -1 if it starts like one but the rest is damaged. Flags the

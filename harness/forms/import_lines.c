@@ -64,7 +64,8 @@ int mbd_imp_classify(const char *s)
 		return L_NODEHDR;
 	if (mbd_imp_starts(s, "node ") && strstr(s, ": [mem "))
 		return L_NODE;
-	if (mbd_imp_starts(s, "e820: update [mem ") && strstr(s, " ==> "))
+	if ((mbd_imp_starts(s, "e820: update [mem ") && strstr(s, " ==> ")) ||
+	    mbd_imp_starts(s, "e820: remove [mem "))
 		return L_E820UPD;
 	if (mbd_imp_starts(s, "Freeing ") && strstr(s, " memory: "))
 		return L_FREEING;
