@@ -4,9 +4,10 @@
 # Usage: scripts/import-real.sh [--check] [--mbdiff PATH] [--logs DIR] [--out DIR]
 #
 # Imports every boot log in DIR (default ../shared/data/memlayouts, or
-# $MBDIFF_REAL_LOGS) with `mbdiff import` into OUT/NAME.mbt (default
-# corpus/real), replays each with the model of its kernel (its "# model:" line, as
-# `mbdiff replay` without --variants does) and records the outcome as the first line:
+# $MBDIFF_REAL_LOGS) and in corpus/real-logs with `mbdiff import` into
+# OUT/NAME.mbt (default corpus/real), replays each with the model of its
+# kernel (its "# model:" line, as `mbdiff replay` without --variants does)
+# and records the outcome as the first line:
 #     # real-result: ok
 #     # real-result: mbdiff: expectation mainline-6.12 memory/layout at op 8 memblock_reserve
 # tests/real_replay.sh checks that line. With --check nothing is written:
@@ -31,6 +32,9 @@ while (($#)); do
 	esac
 done
 [[ -x $mbdiff ]] || mbd_die "no mbdiff at $mbdiff (build first)"
+# logs collected since (public bug reports, each with its source URL in its
+# header) live in the repository, outside corpus/real (walked for traces)
+own=$root/corpus/real-logs
 if [[ ! -d $logs ]]; then
 	echo "import-real.sh: no log directory $logs" >&2
 	exit 77
@@ -40,7 +44,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 changed=0 n=0
 shopt -s nullglob
-for log in "$logs"/*.txt; do
+for log in "$logs"/*.txt "$own"/*.txt; do
 	name=$(basename "$log" .txt)
 	[[ $name == README ]] && continue
 	if ! "$mbdiff" import "$log" -o "$tmp/$name.body.mbt" 2>"$tmp/$name.err"; then

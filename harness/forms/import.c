@@ -272,6 +272,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 		goto out;
 	x.trace = has[L_OP] || has[L_ALLOC];
 	x.e820_cut = mbd_imp_e820_cut(ls, n);
+	x.page = mbd_imp_page_size(ls, n);
+	era_line = mbd_imp_era_find(all, lo, lo + n, &st->era);
 	/* A map stands in for memory only when no memblock_add was traced. */
 	x.mem_src = added_memory(ls, n) ? 0 : has[L_E820] ? L_E820 : has[L_EFI] ? L_EFI : has[L_NODE] ? L_NODE : 0;
 	st->conv_auto = conv == MBD_CONV_AUTO;
@@ -312,7 +314,6 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 		mbd_imp_printf(&head, " %s", names + f * NAME_BUF);
 	}
 	mbd_imp_printf(&head, "\n");
-	era_line = mbd_imp_era_find(all, lo, lo + n, &st->era);
 	mbd_imp_era_head(&head, &st->era, era_line ? era_line->src : "");
 	if (nb > 1 && n)
 		mbd_imp_printf(&head, "# boot %u of %zu in the log (%s:%u-%u; a boot starts at a "

@@ -313,12 +313,24 @@ static bool has_type(const char *s, const char *t)
 	return q && mbd_imp_starts(q + 1, t);
 }
 
+/*
+ * EFI_ACPI_RECLAIM_MEMORY: before v4.18 arm marked it nomap like every
+ * non-usable type; since f56ab9a5b73c ("efi/arm: Don't mark ACPI reclaim
+ * memory as MEMBLOCK_NOMAP") it is usable memory, reserved instead.
+ */
+static bool acpi_reclaim_nomap(const struct ictx *x)
+{
+	const struct mbd_era *e = &x->st->era;
+
+	return e->major && (e->major < 4 || (e->major == 4 && e->minor < 18));
+}
+
 /* arm "efi:   A-B [Type|...]" or x86 "efi: memNN: [Type|...] range=[A-B]". */
 int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 {
 	const char *p = mbd_imp_skip_ws(l->s + 4), *r;
-	uint64_t a, b, size;
-	bool usable, wb;
+	uint64_t a, b, size, m = (x->page ? x->page : 0x1000) - 1, ra, re;
+	bool usable, wb, reclaim;
 
 	if ((r = strstr(p, "range=[")) && mbd_imp_pair(r, "range=[", "-", &a, &b, &r))
 		size = *r == ')' ? b - a : b - a + 1;
@@ -326,9 +338,11 @@ int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 		size = b - a + 1;
 	else
 		return -1;
+	reclaim = has_type(p, "ACPI Reclaim");
 	usable = has_type(p, "Conventional") || has_type(p, "Loader") || has_type(p, "Boot") ||
-		 has_type(p, "Persistent");
-	wb = strstr(p, "|WB|") != NULL;
+		 has_type(p, "Persistent") || (reclaim && !acpi_reclaim_nomap(x));
+	/* is_memory(): write-back, write-through or write-combining */
+	wb = strstr(p, "|WB|") || strstr(p, "|WT|") || strstr(p, "|WC|");
 	if (x->mem_src != L_EFI) {
 		mbd_imp_comment(x, l, " (map only: the trace or e820 has the calls)");
 		x->st->known++;
@@ -344,10 +358,17 @@ int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 	x->st->map_entries++;
 	if (!wb)
 		return 0;
+	/* memrange_efi_to_native(): out to whole pages of the kernel's size */
+	ra = a & ~m;
+	re = a + size > UINT64_MAX - m ? 0 : (a + size + m) & ~m;
+	if (re && re > ra) {
+		a = ra;
+		size = re - ra;
+	}
 	mbd_imp_emit_range(x, MBD_OP_ADD, a, size);
 	if (!usable)
 		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, a, size);
-	if (has_type(p, "ACPI Reclaim"))
+	if (reclaim && !acpi_reclaim_nomap(x))
 		mbd_imp_emit_range(x, MBD_OP_RESERVE, a, size);
 	return 0;
 }

@@ -13,6 +13,7 @@
  *   import_cover.c   the ranges a trace touched, and the gaps beyond them
  *   import_boots.c   where a new boot starts in a log holding several
  *   import_era.c     the kernel's version and the model to replay with
+ *   import_page.c    the kernel's page size, from the memory a dump shows
  *   import_events.c  memblock=debug calls, doublings, e820/EFI/OF/node maps
  *   import.c         the two phases over all lines; mbd_import()
  */
@@ -89,6 +90,7 @@ struct ictx {
 	bool resize_added;
 	bool pending_trim;     /* x86 e820__memblock_setup adds seen, trim not yet */
 	const struct line *e820_cut; /* e820 updates from here on are not memblock's */
+	uint64_t page;         /* the kernel's page size (import_page.c) */
 	size_t ops;            /* ops written so far */
 	size_t mem_ops;        /* of them, memory adds/removes */
 	size_t dumps_seen;
@@ -266,6 +268,9 @@ void mbd_imp_infer_nomap(struct ictx *x, const struct dump *d);
 /* Nodes a dump shows, set with memblock_set_node before its checkpoint;
  * node checks it cannot make so are taken out of d. */
 void mbd_imp_infer_nodes(struct ictx *x, struct dump *d);
+
+/* The native page size the memory regions of ls[0..n)'s dumps show (4K if none). */
+uint64_t mbd_imp_page_size(const struct line *ls, size_t n);
 
 /* The kernel of lines ls[lo..hi) ("Linux version", else a '#' header
  * comment of ls[0..hi)); returns the line it was read from, or NULL. */
