@@ -273,6 +273,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	x.trace = has[L_OP] || has[L_ALLOC];
 	x.e820_cut = mbd_imp_e820_cut(ls, n);
 	x.page = mbd_imp_page_size(ls, n);
+	for (size_t i = 0; i < n && !x.e820_user; i++)
+		x.e820_user = ls[i].cls == L_E820 && mbd_imp_starts(ls[i].s, "user: ");
 	era_line = mbd_imp_era_find(all, lo, lo + n, &st->era);
 	/* A map stands in for memory only when no memblock_add was traced. */
 	x.mem_src = added_memory(ls, n) ? 0 : has[L_E820] ? L_E820 : has[L_EFI] ? L_EFI : has[L_NODE] ? L_NODE : 0;

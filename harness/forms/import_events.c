@@ -181,11 +181,22 @@ int mbd_imp_do_doubled(struct ictx *x, const struct line *l)
 	return 0;
 }
 
-/* BIOS-e820: [mem A-B] TYPE, or the old "A - B (TYPE)" (exclusive). */
+/*
+ * BIOS-e820: [mem A-B] TYPE, or the old "A - B (TYPE)" (exclusive); with
+ * memmap=/mem= the kernel prints the table it uses again, as "user: [mem
+ * A-B] TYPE" after "user-defined physical RAM map:", and adds that one.
+ */
 int mbd_imp_do_e820(struct ictx *x, const struct line *l)
 {
-	const char *p = mbd_imp_skip_ws(l->s + 10), *ty;
+	bool user = mbd_imp_starts(l->s, "user: ");
+	const char *p = mbd_imp_skip_ws(l->s + (user ? 6 : 10)), *ty;
 	uint64_t a, b, size;
+
+	if (x->mem_src == L_E820 && x->e820_user && !user) {
+		mbd_imp_comment(x, l, " (the firmware's map: the user-defined one below is what is added)");
+		x->st->known++;
+		return 0;
+	}
 
 	if (mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) && *p == ']') {
 		size = b - a + 1;

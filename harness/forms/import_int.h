@@ -91,6 +91,7 @@ struct ictx {
 	bool pending_trim;     /* x86 e820__memblock_setup adds seen, trim not yet */
 	const struct line *e820_cut; /* e820 updates from here on are not memblock's */
 	uint64_t page;         /* the kernel's page size (import_page.c) */
+	bool e820_user;        /* the log has the user-defined e820 map (memmap=, mem=) */
 	size_t ops;            /* ops written so far */
 	size_t mem_ops;        /* of them, memory adds/removes */
 	size_t dumps_seen;

@@ -53,7 +53,7 @@ int mbd_imp_classify(const char *s)
 		return L_DOUBLED;
 	if (mbd_imp_starts(s, "MEMBLOCK configuration:"))
 		return L_DUMP;
-	if (mbd_imp_starts(s, "BIOS-e820: "))
+	if (mbd_imp_starts(s, "BIOS-e820: ") || mbd_imp_starts(s, "user: [mem "))
 		return L_E820;
 	if (mbd_imp_starts(s, "OF: reserved mem: 0x") || mbd_imp_starts(s, "OF: reserved mem: "))
 		return strstr(s, "..") ? L_OF : L_OTHER;

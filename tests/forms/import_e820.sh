@@ -9,7 +9,9 @@
 # e820__memblock_setup() (before the first traced call), not those after.
 # data/e820-updates-6.1.log has both kinds and the kernel's dump; the trace
 # must replay clean against it, and a log without the early updates must
-# not (so the dump really checks them).
+# not (so the dump really checks them). data/e820-user-6.1.log: with
+# memmap= the "user: [mem ...]" table the kernel prints again is the one
+# e820__memblock_setup() adds, not the firmware's.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/lib/check_lib.sh
@@ -36,5 +38,17 @@ grep -v 'e820: update \[mem 0x0000\|e820: remove\|e820: update \[mem 0x7f' "$log
 rc=$?
 [[ $rc -eq 1 ]] && grep -q '^mbdiff: expectation mainline-6.12 memory/layout' plain.out && ok ||
 	bad "without the updates: exit $rc, $(tail -n 2 plain.out)"
+
+# memmap=: the user-defined map, not the firmware's, is what is added
+user=$here/data/e820-user-6.1.log
+"$mbdiff" import "$user" -o user.mbt 2>err && ok || bad "user: import failed: $(cat err)"
+grep -q '^memblock_add: \[0x0000000100000000' user.mbt && bad "user: the firmware's map was added" || ok
+grep -q "(the firmware's map: the user-defined one below is what is added)" user.mbt && ok ||
+	bad "user: the firmware's lines are not said to be left out"
+out=$("$mbdiff" replay user.mbt 2>&1) && ok || bad "user: replay not clean: $out"
+grep -v '^\[ *[0-9.]*\] user: ' "$user" >nouser.log
+"$mbdiff" import nouser.log -o nouser.mbt 2>/dev/null
+"$mbdiff" replay nouser.mbt >nouser.out 2>&1
+[[ $? -eq 1 ]] && ok || bad "without the user map the dump still matches: $(tail -n 2 nouser.out)"
 
 check_done
