@@ -95,6 +95,8 @@ struct ictx {
 	size_t ops;            /* ops written so far */
 	size_t mem_ops;        /* of them, memory adds/removes */
 	size_t dumps_seen;
+	size_t init_ops;       /* ops that are the starting state of a dump or view */
+	unsigned init_mask;    /* the arrays that starting state gave (bit t: type t) */
 	struct obuf pre;       /* inferred calls that go before everything */
 	/* the last EFI map entry, when the trace shows the calls made for it */
 	bool efi_valid, efi_nomap;

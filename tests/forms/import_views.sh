@@ -7,7 +7,8 @@
 # item 3): told apart by flags only one array has, by a named table beside
 # them, and, for two unnamed tables side by side, by which lies inside the
 # other (else debugfs order, memory first); a lone table nothing tells is
-# exit 2 with one line saying why. Each imported trace must replay clean
+# exit 2 with one line saying why; two tables pasted alone are both the
+# starting state. Each imported trace must replay clean
 # against its model, i.e. the tables really became the arrays they are.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -64,5 +65,12 @@ rc=$?
 [[ $rc -eq 2 && ! -e lone.mbt ]] && ok || bad "lone: exit $rc (want 2), file: $(ls lone.mbt 2>&1)"
 [[ $(wc -l <lone.err) -eq 1 ]] && grep -q '^lone.log:5: error: memblock debugfs table, but no line before it names memory or reserved, and nothing tells which it is (no NOMAP or RSV_ flags, no second table beside it)' lone.err &&
 	ok || bad "lone: $(cat lone.err)"
+
+# the two tables alone (no calls): both are the starting state
+printf '%s\n%s\n' "$mem" "$rsv" >alone.log
+"$mbdiff" import alone.log -o alone.mbt 2>alone.err || bad "alone: $(cat alone.err)"
+[[ $(grep -c '^memblock_add:' alone.mbt) == 1 && $(grep -c '^memblock_reserve:' alone.mbt) == 2 ]] && ok ||
+	bad "alone: not both tables as the starting state: $(grep '^memblock' alone.mbt)"
+out=$("$mbdiff" replay alone.mbt 2>&1) && ok || bad "alone: replay not clean: $out"
 
 check_done
