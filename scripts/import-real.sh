@@ -4,11 +4,12 @@
 # Usage: scripts/import-real.sh [--check] [--mbdiff PATH] [--logs DIR] [--out DIR]
 #
 # Imports every boot log in DIR (default ../shared/data/memlayouts, or
-# $MBDIFF_REAL_LOGS) with `mbdiff import` into OUT/NAME.mbt (default
-# corpus/real), replays each against reference~reference-twin and records
-# the outcome as the first line:
+# $MBDIFF_REAL_LOGS) and in corpus/real-logs with `mbdiff import` into
+# OUT/NAME.mbt (default corpus/real), replays each with the model of its
+# kernel (its "# model:" line, as `mbdiff replay` without --variants does)
+# and records the outcome as the first line:
 #     # real-result: ok
-#     # real-result: mbdiff: expectation reference memory/layout at op 8 memblock_reserve
+#     # real-result: mbdiff: expectation mainline-6.12 memory/layout at op 8 memblock_reserve
 # tests/real_replay.sh checks that line. With --check nothing is written:
 # exit 1 if any file would change (the importer or the model moved).
 set -euo pipefail
@@ -31,6 +32,9 @@ while (($#)); do
 	esac
 done
 [[ -x $mbdiff ]] || mbd_die "no mbdiff at $mbdiff (build first)"
+# logs collected since (public bug reports, each with its source URL in its
+# header) live in the repository, outside corpus/real (walked for traces)
+own=$root/corpus/real-logs
 if [[ ! -d $logs ]]; then
 	echo "import-real.sh: no log directory $logs" >&2
 	exit 77
@@ -40,7 +44,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 changed=0 n=0
 shopt -s nullglob
-for log in "$logs"/*.txt; do
+for log in "$logs"/*.txt "$own"/*.txt; do
 	name=$(basename "$log" .txt)
 	[[ $name == README ]] && continue
 	if ! "$mbdiff" import "$log" -o "$tmp/$name.body.mbt" 2>"$tmp/$name.err"; then
@@ -48,7 +52,8 @@ for log in "$logs"/*.txt; do
 		changed=1
 		continue
 	fi
-	res=$("$mbdiff" replay --variants reference,reference-twin "$tmp/$name.body.mbt" 2>&1 |
+	# replayed as a user would: with the model of the log's kernel ("# model:")
+	res=$("$mbdiff" replay "$tmp/$name.body.mbt" 2>&1 |
 		grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1) || true
 	{
 		echo "# real-result: ${res:-ok}"

@@ -39,6 +39,41 @@ static int write_svg(const char *svg, const struct mbd_runner *r,
 	return bad ? MBD_EXIT_ERROR : MBD_EXIT_OK;
 }
 
+/*
+ * Without --variants, a trace that names its model ("# model:", written by
+ * `mbdiff import` for the log's kernel) is replayed with that model alone,
+ * and one line on stderr says which and why; r is remade when the model
+ * changes from one input to the next (cur: the current one, "" = default).
+ */
+static int pick_model(const char *path, struct mbd_cli_opts *o, struct mbd_runner **r,
+		      char *cur, size_t n)
+{
+	char model[128], note[512];
+	const char *want = "";
+	struct mbd_runner *nr;
+
+	if (mbd_cli_trace_model(path, model, sizeof(model), note, sizeof(note))) {
+		if (mbd_variant_find(model)) {
+			want = model;
+			fprintf(stderr, "mbdiff: %s: %s\n", path, note);
+		} else {
+			fprintf(stderr, "mbdiff: %s: the trace's model %s is not in this binary "
+				"(`mbdiff list`): replayed with the default variants\n", path, model);
+		}
+	}
+	if (!strcmp(want, cur))
+		return 0;
+	o->variants = *want ? want : NULL;
+	nr = mbd_cli_runner(o);
+	o->variants = NULL;
+	if (!nr)
+		return -1;
+	mbd_runner_free(*r);
+	*r = nr;
+	snprintf(cur, n, "%s", want);
+	return 0;
+}
+
 int mbd_cli_replay(int argc, char **argv)
 {
 	struct mbd_cli_opts o;
@@ -50,7 +85,8 @@ int mbd_cli_replay(int argc, char **argv)
 	int errors = 0, status;
 	const char *svg = NULL, *known_file = NULL;
 	struct mbd_known known;
-	char **args, pair[256];
+	char **args, pair[256], cur_model[128] = "";
+	bool by_model;
 
 	mbd_cli_opts_default(&o);
 	mbd_known_init(&known);
@@ -111,6 +147,7 @@ int mbd_cli_replay(int argc, char **argv)
 	}
 	if (!o.variants && pair[0])
 		o.variants = pair;
+	by_model = !o.variants;
 	r = mbd_cli_runner(&o);
 	if (!r) {
 		mbd_paths_free(&inputs);
@@ -138,6 +175,10 @@ int mbd_cli_replay(int argc, char **argv)
 		struct mbd_diag d;
 		int rc;
 
+		if (by_model && pick_model(path, &o, &r, cur_model, sizeof(cur_model)) != 0) {
+			crashed++; /* out of memory (printed) */
+			break;
+		}
 		if (mbd_load_file(path, o.dec, &t, &d) != 0) {
 			mbd_diag_print(stderr, &d);
 			errors++;

@@ -80,6 +80,15 @@ size_t mbd_cli_variant_list(const char *list, const struct mbd_variant **vs,
 int mbd_cli_sidecar_variants(const struct mbd_paths *in, char *buf, size_t n);
 
 /* t as .mbt text after header (may be NULL), in a malloc'd buffer. */
+/*
+ * The "# model: NAME (...)" comment of a trace's leading comment block
+ * (`mbdiff import` writes it: the model of the log's kernel) into model
+ * (mn bytes), and one line for the user into note ("kernel 6.1.54:
+ * replayed with mainline-6.12 (nearest to v6.1: ...)"). Returns 1, or 0
+ * when there is none (or the file cannot be read: its load says why).
+ */
+int mbd_cli_trace_model(const char *path, char *model, size_t mn, char *note, size_t nn);
+
 int mbd_cli_format_mbt(const struct mbd_trace *t, const char *header,
 		       char **buf, size_t *len);
 

@@ -61,7 +61,7 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 		int r = 0;
 
 		if (l->cls == L_HEADER) /* "# cat .../memblock/reserved" names a view */
-			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
+			x->hint = mbd_imp_names_array(l);
 		if (l->done || l->cls == L_BLANK || l->cls == L_HEADER)
 			continue;
 		if (only_a && !phase_a(x, l))
@@ -124,7 +124,7 @@ static void process(struct ictx *x, struct line *ls, size_t n, bool only_a)
 			mbd_imp_unparsed(x, l);
 		/* a debugfs view is named by the line before it ("cat .../reserved") */
 		if (l->cls != L_STATE)
-			x->hint = strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
+			x->hint = mbd_imp_names_array(l);
 	}
 }
 
@@ -178,6 +178,9 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	size_t n = 0, cap = 0;
 	struct ictx x;
 	struct obuf head = { 0 };
+	const struct line *era_line;
+	struct line *all = NULL;
+	size_t starts[MBD_IMPORT_MAX_BOOTS], nb, lo = 0, hi, n_all = 0;
 	struct mbd_config cfg;
 	bool has[L__COUNT] = { false };
 	int rc = -1;
@@ -185,6 +188,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	memset(st, 0, sizeof(*st));
 	memset(&x, 0, sizeof(x));
 	mbd_iset_init(&x.rsv);
+	mbd_iset_init(&x.nomap);
+	mbd_iset_init(&x.removed);
 	x.st = st;
 	x.unparsed = unp;
 	names = malloc(nsrc ? nsrc * NAME_BUF : 1);
@@ -228,13 +233,49 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 			l->no = no;
 			l->s = mbd_imp_payload(l->raw);
 			l->cls = l->raw[0] == '#' ? L_HEADER : mbd_imp_classify(l->s);
-			has[l->cls] = true;
-			if (l->cls != L_BLANK && l->cls != L_HEADER)
-				st->lines++;
 			p = nl ? nl + 1 : end;
 		}
 	}
+	/* several boots: import the one asked for (0: the last) alone */
+	nb = mbd_imp_boots(&x, ls, n, starts, MBD_IMPORT_MAX_BOOTS);
+	st->boots = nb;
+	if (!x.err[0] && opts->boot > nb)
+		snprintf(x.err, sizeof(x.err), "%s: error: boot %u asked for, but the log holds %zu "
+			 "boot%s", nsrc ? (srcs[0].path ? srcs[0].path : srcs[0].name) : "-",
+			 opts->boot, nb, nb == 1 ? "" : "s");
+	if (x.err[0]) {
+		memcpy(st->error, x.err, sizeof(st->error));
+		rc = -2;
+		goto out;
+	}
+	st->boot = opts->boot ? opts->boot : nb;
+	lo = starts[st->boot - 1];
+	hi = st->boot < nb ? starts[st->boot] : n;
+	if (hi > lo) {
+		st->boot_first = ls[lo].no;
+		st->boot_last = ls[hi - 1].no;
+		st->boot_src = srcs[0].name;
+		for (size_t f = 0; f < nsrc; f++)
+			if (ls[lo].src == names + f * NAME_BUF)
+				st->boot_src = srcs[f].name;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		has[ls[i].cls] = true;
+		if (ls[i].cls != L_BLANK && ls[i].cls != L_HEADER)
+			st->lines++;
+	}
+	all = ls;
+	n_all = n;
+	ls += lo;
+	n = hi - lo;
+	if (mbd_imp_views(ls, n))
+		goto out;
 	x.trace = has[L_OP] || has[L_ALLOC];
+	x.e820_cut = mbd_imp_e820_cut(ls, n);
+	x.page = mbd_imp_page_size(ls, n);
+	for (size_t i = 0; i < n && !x.e820_user; i++)
+		x.e820_user = ls[i].cls == L_E820 && mbd_imp_starts(ls[i].s, "user: ");
+	era_line = mbd_imp_era_find(all, lo, lo + n, &st->era);
 	/* A map stands in for memory only when no memblock_add was traced. */
 	x.mem_src = added_memory(ls, n) ? 0 : has[L_E820] ? L_E820 : has[L_EFI] ? L_EFI : has[L_NODE] ? L_NODE : 0;
 	st->conv_auto = conv == MBD_CONV_AUTO;
@@ -274,7 +315,13 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 		}
 		mbd_imp_printf(&head, " %s", names + f * NAME_BUF);
 	}
-	mbd_imp_printf(&head, "\n# range convention: %s (%s)\n",
+	mbd_imp_printf(&head, "\n");
+	mbd_imp_era_head(&head, &st->era, era_line ? era_line->src : "");
+	if (nb > 1 && n)
+		mbd_imp_printf(&head, "# boot %u of %zu in the log (%s:%u-%u; a boot starts at a "
+			       "\"Linux version\" line or where the timestamps restart at 0)\n",
+			       st->boot, nb, ls[0].src, st->boot_first, st->boot_last);
+	mbd_imp_printf(&head, "# range convention: %s (%s)\n",
 		  st->conv == MBD_CONV_EXCLUSIVE ? "exclusive end" : "inclusive end",
 		  st->conv_auto ? "detected" : "forced");
 	mbd_imp_printf(&head, "# source: %s%s\n", x.trace ? "memblock=debug call trace, " : "",
@@ -283,13 +330,14 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 		  x.mem_src == L_EFI ? "EFI memory map (no memblock_add traced: memory calls synthesized)" :
 		  x.mem_src == L_NODE ? "Early memory node ranges (no memblock_add traced: memory calls synthesized)" :
 		  x.trace ? " (no memory map)" : "no call trace and no memory map");
-	for (size_t i = 0; i < n; i++) {
-		if (ls[i].cls != L_HEADER)
+	/* the log's notes: those of this boot and every one before it */
+	for (size_t i = 0; i < lo + n; i++) {
+		if (all[i].cls != L_HEADER)
 			continue;
-		for (char *q = ls[i].raw; *q; q++)
+		for (char *q = all[i].raw; *q; q++)
 			if (!(((unsigned char)*q >= 0x20 && (unsigned char)*q <= 0x7e) || *q == '\t'))
 				*q = '?';
-		mbd_imp_printf(&head, "# | %.3000s\n", ls[i].raw + 1);
+		mbd_imp_printf(&head, "# | %.3000s\n", all[i].raw + 1);
 	}
 	mbd_imp_printf(&head, "# lines %zu: %zu calls traced, %zu allocation requests (not replayed: "
 		  "their reservations are), %zu map entries, %zu dumps, %zu checkpoints, "
@@ -308,6 +356,10 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	head.p = NULL;
 	rc = 0;
 out:
+	if (all) {
+		ls = all;
+		n = n_all;
+	}
 	for (size_t i = 0; i < n; i++)
 		free(ls[i].raw);
 	free(ls);
@@ -319,5 +371,7 @@ out:
 	mbd_imp_cover_free(&x.cov[0]);
 	mbd_imp_cover_free(&x.cov[1]);
 	mbd_iset_free(&x.rsv);
+	mbd_iset_free(&x.nomap);
+	mbd_iset_free(&x.removed);
 	return rc;
 }

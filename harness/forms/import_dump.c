@@ -129,7 +129,11 @@ size_t mbd_imp_live_regions(const struct dump *d, int t, uint64_t *sum)
 void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *first)
 {
 	mbd_imp_note_memnodes(x, d);
-	bool init = !x->ops, wrote = false;
+	/* a debugfs view shows one array (the other's cnt is not known) */
+	unsigned mask = d->have_cnt[0] != d->have_cnt[1] ? (d->have_cnt[1] ? 2u : 1u) : 3u;
+	/* nothing ran yet but the starting state of the other array (two
+	 * debugfs tables pasted alone): this one's regions join it */
+	bool init = x->ops == x->init_ops && !(x->init_mask & mask), wrote = false;
 	uint64_t sum;
 
 	if (d->damaged) {
@@ -148,10 +152,13 @@ void mbd_imp_finish_dump(struct ictx *x, struct dump *d, const struct line *firs
 	if (init) {
 		mbd_imp_printf(&x->body, "# the dump at %s:%u is the starting state: its regions as calls\n",
 			  first->src, first->no);
-		mbd_imp_emit_state(x, &x->body, d, 3);
+		mbd_imp_emit_state(x, &x->body, d, mask);
+		x->init_mask |= mask;
+		x->init_ops = x->ops;
 	} else {
 		if (!x->dumps_seen)
 			mbd_imp_infer_pre(x, d, first);
+		mbd_imp_infer_nomap(x, d);
 		mbd_imp_infer_nodes(x, d);
 	}
 	x->dumps_seen++;

@@ -181,11 +181,22 @@ int mbd_imp_do_doubled(struct ictx *x, const struct line *l)
 	return 0;
 }
 
-/* BIOS-e820: [mem A-B] TYPE, or the old "A - B (TYPE)" (exclusive). */
+/*
+ * BIOS-e820: [mem A-B] TYPE, or the old "A - B (TYPE)" (exclusive); with
+ * memmap=/mem= the kernel prints the table it uses again, as "user: [mem
+ * A-B] TYPE" after "user-defined physical RAM map:", and adds that one.
+ */
 int mbd_imp_do_e820(struct ictx *x, const struct line *l)
 {
-	const char *p = mbd_imp_skip_ws(l->s + 10), *ty;
+	bool user = mbd_imp_starts(l->s, "user: ");
+	const char *p = mbd_imp_skip_ws(l->s + (user ? 6 : 10)), *ty;
 	uint64_t a, b, size;
+
+	if (x->mem_src == L_E820 && x->e820_user && !user) {
+		mbd_imp_comment(x, l, " (the firmware's map: the user-defined one below is what is added)");
+		x->st->known++;
+		return 0;
+	}
 
 	if (mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) && *p == ']') {
 		size = b - a + 1;
@@ -221,22 +232,30 @@ int mbd_imp_do_e820(struct ictx *x, const struct line *l)
 }
 
 /*
- * "e820: update [mem A-B] usable ==> reserved" (older kernels print the
- * table before such updates): e820__memblock_setup() adds the updated
- * table, so the range leaves (or joins) the memory the map added.
+ * "e820: update [mem A-B] usable ==> reserved" and "e820: remove [mem A-B]
+ * [usable]" (trim_bios_range, MTRR trim, memmap=...) change the e820 table
+ * e820__memblock_setup() adds later, so the range leaves (or joins) the
+ * memory the map added. Only those printed before it count: after the first
+ * traced call or the first line that follows the memblock setup
+ * (x->e820_cut), an update changes the e820 table alone.
  */
 int mbd_imp_do_e820_update(struct ictx *x, const struct line *l)
 {
-	const char *p = mbd_imp_skip_ws(l->s + 12), *arrow = strstr(l->s, " ==> ");
+	bool upd = mbd_imp_starts(l->s, "e820: update ");
+	const char *p = mbd_imp_skip_ws(l->s + 12), *arrow = strstr(l->s, " ==> "), *ty;
 	uint64_t a, b;
 	bool was, now;
 
-	if (!mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) || *p != ']' || !arrow)
+	if (!mbd_imp_pair(p, "[mem ", "-", &a, &b, &p) || *p != ']' || (upd && !arrow) || b < a)
 		return -1;
-	was = mbd_imp_starts(mbd_imp_skip_ws(p + 1), "usable");
-	now = mbd_imp_starts(arrow + 5, "usable");
-	if (x->mem_src != L_E820 || was == now) {
-		mbd_imp_comment(x, l, x->mem_src != L_E820 ? " (map only: the trace has the calls)" : "");
+	ty = mbd_imp_skip_ws(p + 1);
+	/* a remove without a type takes every type out; with one, only that type */
+	was = !*ty || mbd_imp_starts(ty, "usable");
+	now = upd && mbd_imp_starts(arrow + 5, "usable");
+	if (x->mem_src != L_E820 || was == now || (x->e820_cut && l >= x->e820_cut)) {
+		mbd_imp_comment(x, l, x->mem_src != L_E820 ? " (map only: the trace has the calls)" :
+				was == now ? "" : " (after e820__memblock_setup: the e820 table "
+				"changes, memblock does not)");
 		x->st->known++;
 		return 0;
 	}
@@ -244,6 +263,29 @@ int mbd_imp_do_e820_update(struct ictx *x, const struct line *l)
 	mbd_imp_emit_range(x, now ? MBD_OP_ADD : MBD_OP_REMOVE, a, b - a + 1);
 	x->st->map_entries++;
 	return 0;
+}
+
+/*
+ * The first line of ls[0..n) that x86's e820__memblock_setup() precedes: a
+ * traced call or dump, or a message printed after memblock holds the map.
+ */
+const struct line *mbd_imp_e820_cut(const struct line *ls, size_t n)
+{
+	static const char *const after[] = {
+		"init_memory_mapping: ", "Zone ranges:", "Early memory node ranges", "RAMDISK: ",
+		"NUMA: ", "SRAT: ", "No NUMA configuration found", "Faking a node at ",
+		"NODE_DATA(", "Initmem setup node ", "MEMBLOCK configuration:", "crashkernel",
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		if (ls[i].cls == L_OP || ls[i].cls == L_ALLOC || ls[i].cls == L_DUMP ||
+		    ls[i].cls == L_DOUBLED || ls[i].cls == L_STATE)
+			return &ls[i];
+		for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+			if (ls[i].cls != L_HEADER && mbd_imp_starts(ls[i].s, after[k]))
+				return &ls[i];
+	}
+	return NULL;
 }
 
 /* OF: reserved mem: A..B (N KiB) [no]map ... : reserve, or mark nomap. */
@@ -254,9 +296,19 @@ int mbd_imp_do_of(struct ictx *x, const struct line *l)
 
 	if (!mbd_imp_pair(p, "", "..", &a, &b, &p))
 		return -1;
-	if (x->trace) {
+	if (x->trace && (!strstr(p, " nomap") ||
+			 mbd_iset_holes(&x->removed, a, b + 1 ? b + 1 : UINT64_MAX) == 0)) {
+		/* reserve (and, before v5.12, no-map's memblock_remove) are logged */
 		mbd_imp_comment(x, l, " (DT summary: the trace has the calls)");
 		x->st->known++;
+		return 0;
+	}
+	if (x->trace) {
+		/* the kernel prints this only when early_init_dt_reserve_memory() succeeded */
+		mbd_imp_comment(x, l, " (DT reserved-memory no-map: memblock_mark_nomap, which "
+				"memblock=debug does not log)");
+		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, a, b - a + 1);
+		x->st->map_entries++;
 		return 0;
 	}
 	mbd_imp_comment(x, l, " (DT reserved-memory: nomap -> memblock_mark_nomap, else memblock_reserve)");
@@ -272,12 +324,24 @@ static bool has_type(const char *s, const char *t)
 	return q && mbd_imp_starts(q + 1, t);
 }
 
+/*
+ * EFI_ACPI_RECLAIM_MEMORY: before v4.18 arm marked it nomap like every
+ * non-usable type; since f56ab9a5b73c ("efi/arm: Don't mark ACPI reclaim
+ * memory as MEMBLOCK_NOMAP") it is usable memory, reserved instead.
+ */
+static bool acpi_reclaim_nomap(const struct ictx *x)
+{
+	const struct mbd_era *e = &x->st->era;
+
+	return e->major && (e->major < 4 || (e->major == 4 && e->minor < 18));
+}
+
 /* arm "efi:   A-B [Type|...]" or x86 "efi: memNN: [Type|...] range=[A-B]". */
 int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 {
 	const char *p = mbd_imp_skip_ws(l->s + 4), *r;
-	uint64_t a, b, size;
-	bool usable, wb;
+	uint64_t a, b, size, m = (x->page ? x->page : 0x1000) - 1, ra, re;
+	bool usable, wb, reclaim;
 
 	if ((r = strstr(p, "range=[")) && mbd_imp_pair(r, "range=[", "-", &a, &b, &r))
 		size = *r == ')' ? b - a : b - a + 1;
@@ -285,9 +349,11 @@ int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 		size = b - a + 1;
 	else
 		return -1;
+	reclaim = has_type(p, "ACPI Reclaim");
 	usable = has_type(p, "Conventional") || has_type(p, "Loader") || has_type(p, "Boot") ||
-		 has_type(p, "Persistent");
-	wb = strstr(p, "|WB|") != NULL;
+		 has_type(p, "Persistent") || (reclaim && !acpi_reclaim_nomap(x));
+	/* is_memory(): write-back, write-through or write-combining */
+	wb = strstr(p, "|WB|") || strstr(p, "|WT|") || strstr(p, "|WC|");
 	if (x->mem_src != L_EFI) {
 		mbd_imp_comment(x, l, " (map only: the trace or e820 has the calls)");
 		x->st->known++;
@@ -303,10 +369,17 @@ int mbd_imp_do_efi(struct ictx *x, const struct line *l)
 	x->st->map_entries++;
 	if (!wb)
 		return 0;
+	/* memrange_efi_to_native(): out to whole pages of the kernel's size */
+	ra = a & ~m;
+	re = a + size > UINT64_MAX - m ? 0 : (a + size + m) & ~m;
+	if (re && re > ra) {
+		a = ra;
+		size = re - ra;
+	}
 	mbd_imp_emit_range(x, MBD_OP_ADD, a, size);
 	if (!usable)
 		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, a, size);
-	if (has_type(p, "ACPI Reclaim"))
+	if (reclaim && !acpi_reclaim_nomap(x))
 		mbd_imp_emit_range(x, MBD_OP_RESERVE, a, size);
 	return 0;
 }

@@ -94,6 +94,14 @@ void mbd_imp_track(struct ictx *x, const struct mbd_op *op)
 		r = mbd_iset_add(&x->rsv, op->base, end, 0, 0);
 	else if (op->kind == MBD_OP_PHYS_FREE)
 		r = mbd_iset_sub(&x->rsv, op->base, end);
+	/* and memory's NOMAP ranges (import_infer.c) */
+	if (op->kind == MBD_OP_MARK_NOMAP ||
+	    ((op->kind == MBD_OP_ADD || op->kind == MBD_OP_ADD_NODE) && (op->flags & MBD_FLAG_NOMAP)))
+		r |= mbd_iset_add(&x->nomap, op->base, end, 0, 0);
+	else if (op->kind == MBD_OP_CLEAR_NOMAP || op->kind == MBD_OP_REMOVE)
+		r |= mbd_iset_sub(&x->nomap, op->base, end);
+	if (op->kind == MBD_OP_REMOVE)
+		r |= mbd_iset_add(&x->removed, op->base, end, 0, 0);
 	if (r)
 		x->body.oom = 1;
 }

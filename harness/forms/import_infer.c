@@ -54,7 +54,8 @@ void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *
 	for (size_t i = 0; i < d->n; i++) {
 		const struct mbd_expect *e = &d->reg[i];
 
-		if (e->size)
+		/* memory synthesized from a map is all the memory there is */
+		if (e->size && !(e->type == MBD_TYPE_MEMORY && x->mem_src))
 			mbd_imp_cover_gaps(&x->cov[e->type], e->base, e->size, gap_seen,
 					   e->type ? &rsv_gap : &mem_gap);
 	}
@@ -79,6 +80,35 @@ void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *
 
 		if (e->type == MBD_TYPE_RESERVED && e->size)
 			mbd_imp_cover_gaps(&x->cov[1], e->base, e->size, pre_reserve, &g);
+	}
+}
+
+/*
+ * reserved-memory "no-map" regions (drivers/of/fdt.c, since v5.12 and in
+ * stable trees before it; earlier kernels memblock_remove() them, which is
+ * logged) and non-usable EFI entries are marked with memblock_mark_nomap(),
+ * which memblock=debug does not log: a NOMAP memory region of the dump no
+ * emitted call marked is marked as shown before the checkpoint (so the
+ * NOMAP flag is not an independent check there; the split, cnt and total
+ * are). Marking a range that is NOMAP already changes nothing.
+ */
+void mbd_imp_infer_nomap(struct ictx *x, const struct dump *d)
+{
+	bool said = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct mbd_expect *e = &d->reg[i];
+		uint64_t end = e->size > UINT64_MAX - e->base ? UINT64_MAX : e->base + e->size;
+
+		if (e->type != MBD_TYPE_MEMORY || !e->size || !(e->have & MBD_EXPECT_HAS_FLAGS) ||
+		    !(e->flags & MBD_FLAG_NOMAP) || !mbd_iset_holes(&x->nomap, e->base, end))
+			continue;
+		if (!said)
+			mbd_imp_printf(&x->body, "# NOMAP memory as the checkpoint shows it "
+				       "(memblock_mark_nomap, from reserved-memory no-map or EFI, is "
+				       "not logged)\n");
+		said = true;
+		mbd_imp_emit_range(x, MBD_OP_MARK_NOMAP, e->base, e->size);
 	}
 }
 

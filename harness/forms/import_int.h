@@ -7,9 +7,13 @@
  *   import_emit.c    writing .mbt: comments, calls, checkpoints
  *   import_dump.c    MEMBLOCK configuration dumps -> state and checkpoints
  *   import_state.c   debugfs memblock arrays -> checkpoints
+ *   import_views.c   which array an unnamed debugfs table is
  *   import_infer.c   calls memblock=debug never shows, inferred from a dump
  *   import_frees.c   free_reserved_area() frees, placed by the final view
  *   import_cover.c   the ranges a trace touched, and the gaps beyond them
+ *   import_boots.c   where a new boot starts in a log holding several
+ *   import_era.c     the kernel's version and the model to replay with
+ *   import_page.c    the kernel's page size, from the memory a dump shows
  *   import_events.c  memblock=debug calls, doublings, e820/EFI/OF/node maps
  *   import.c         the two phases over all lines; mbd_import()
  */
@@ -48,6 +52,10 @@ struct line {
 	const char *s;         /* the payload inside raw */
 	int cls;               /* enum cls */
 	int done;              /* already written (two-phase output) */
+	/* the first line of a debugfs table: -2 named by the line before it,
+	 * 0 memory or 1 reserved as told apart (view_why says how), -1 not known */
+	int view;
+	const char *view_why;
 };
 
 enum cls { L_BLANK, L_HEADER, L_OTHER, L_OP, L_ALLOC, L_KNOWN, L_DOUBLED, L_DUMP,
@@ -81,9 +89,14 @@ struct ictx {
 	bool in_nodes;
 	bool resize_added;
 	bool pending_trim;     /* x86 e820__memblock_setup adds seen, trim not yet */
+	const struct line *e820_cut; /* e820 updates from here on are not memblock's */
+	uint64_t page;         /* the kernel's page size (import_page.c) */
+	bool e820_user;        /* the log has the user-defined e820 map (memmap=, mem=) */
 	size_t ops;            /* ops written so far */
 	size_t mem_ops;        /* of them, memory adds/removes */
 	size_t dumps_seen;
+	size_t init_ops;       /* ops that are the starting state of a dump or view */
+	unsigned init_mask;    /* the arrays that starting state gave (bit t: type t) */
 	struct obuf pre;       /* inferred calls that go before everything */
 	/* the last EFI map entry, when the trace shows the calls made for it */
 	bool efi_valid, efi_nomap;
@@ -93,6 +106,8 @@ struct ictx {
 	struct cover cov[2];
 	int hint;              /* array the last line named (debugfs views): 0, 1, -1 */
 	struct mbd_iset rsv;   /* what the emitted calls reserved (import_frees.c) */
+	struct mbd_iset nomap; /* memory the emitted calls marked NOMAP */
+	struct mbd_iset removed; /* ranges logged memblock_remove calls took out */
 	struct freeing frees[MBD_IMP_MAX_FREES];
 	size_t n_frees;
 	bool v616;             /* reservations logged as __memblock_reserve (v6.16+) */
@@ -223,13 +238,24 @@ void mbd_imp_track(struct ictx *x, const struct mbd_op *op);
 /* Before the final debugfs view of reserved: the frees it shows. */
 void mbd_imp_infer_frees(struct ictx *x, const struct dump *d);
 
-/* e820: update [mem A-B] usable ==> reserved */
+/* e820: update [mem A-B] usable ==> reserved, e820: remove [mem A-B] [TYPE] */
 int mbd_imp_do_e820_update(struct ictx *x, const struct line *l);
+/* Where e820__memblock_setup() has run in ls[0..n): the first traced call or
+ * later message (NULL: nowhere); updates from there on leave memblock alone. */
+const struct line *mbd_imp_e820_cut(const struct line *ls, size_t n);
 
 /* One debugfs memblock line ("N: 0xA..0xB" [NODE FLAGS]) into e: 1, 0 if it
  * is not one, -1 if it starts like one but the rest is damaged. Flags the
  * model has not (RSV_KERN, ...) leave e's flags unchecked and set *unknown. */
 int mbd_imp_state_line(const char *s, struct mbd_expect *e, bool *unknown);
+
+/* Does l name a debugfs table after it ("cat .../memblock/reserved", a
+ * marker): 1 reserved, 0 memory, -1 no (only '#' and unrecognised lines do). */
+int mbd_imp_names_array(const struct line *l);
+/* Does a debugfs table start at ls[i] (its index restarts at 0)? */
+bool mbd_imp_view_starts(const struct line *ls, size_t i);
+/* Tell every debugfs table's array (line.view); -1: out of memory. */
+int mbd_imp_views(struct line *ls, size_t n);
 
 /* A debugfs view starting at ls[i]: a checkpoint of the array the line
  * before it named; returns the index of its last line. */
@@ -238,9 +264,27 @@ size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i);
 /* What the first dump shows beyond the logged calls, as calls before all. */
 void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *first);
 
+/* NOMAP memory a dump shows that no emitted call marked: memblock_mark_nomap
+ * (reserved-memory no-map, EFI) is not logged, so mark it before the checkpoint. */
+void mbd_imp_infer_nomap(struct ictx *x, const struct dump *d);
+
 /* Nodes a dump shows, set with memblock_set_node before its checkpoint;
  * node checks it cannot make so are taken out of d. */
 void mbd_imp_infer_nodes(struct ictx *x, struct dump *d);
+
+/* The native page size the memory regions of ls[0..n)'s dumps show (4K if none). */
+uint64_t mbd_imp_page_size(const struct line *ls, size_t n);
+
+/* The kernel of lines ls[lo..hi) ("Linux version", else a '#' header
+ * comment of ls[0..hi)); returns the line it was read from, or NULL. */
+const struct line *mbd_imp_era_find(const struct line *ls, size_t lo, size_t hi,
+				    struct mbd_era *e);
+
+/* Where each boot of ls[0..n) starts (starts[0] = 0); returns how many
+ * (past max: x fails). */
+size_t mbd_imp_boots(struct ictx *x, const struct line *ls, size_t n, size_t *starts, size_t max);
+/* "# kernel: ..." and "# model: NAME (...)" into b (src: the log's name). */
+void mbd_imp_era_head(struct obuf *b, const struct mbd_era *e, const char *src);
 
 void mbd_imp_cover_add(struct cover *c, uint64_t base, uint64_t size);
 /* Calls fn for each maximal piece of [base, base + size) no range covers. */

@@ -53,7 +53,7 @@ int mbd_imp_classify(const char *s)
 		return L_DOUBLED;
 	if (mbd_imp_starts(s, "MEMBLOCK configuration:"))
 		return L_DUMP;
-	if (mbd_imp_starts(s, "BIOS-e820: "))
+	if (mbd_imp_starts(s, "BIOS-e820: ") || mbd_imp_starts(s, "user: [mem "))
 		return L_E820;
 	if (mbd_imp_starts(s, "OF: reserved mem: 0x") || mbd_imp_starts(s, "OF: reserved mem: "))
 		return strstr(s, "..") ? L_OF : L_OTHER;
@@ -64,12 +64,15 @@ int mbd_imp_classify(const char *s)
 		return L_NODEHDR;
 	if (mbd_imp_starts(s, "node ") && strstr(s, ": [mem "))
 		return L_NODE;
-	if (mbd_imp_starts(s, "e820: update [mem ") && strstr(s, " ==> "))
+	if ((mbd_imp_starts(s, "e820: update [mem ") && strstr(s, " ==> ")) ||
+	    mbd_imp_starts(s, "e820: remove [mem "))
 		return L_E820UPD;
 	if (mbd_imp_starts(s, "Freeing ") && strstr(s, " memory: "))
 		return L_FREEING;
 	if (mbd_imp_starts(s, "Memory: ") && strstr(s, " available"))
 		return L_MEMINFO;
+	if (mbd_imp_starts(s, "Linux version "))
+		return L_KNOWN; /* the kernel's era (import_era.c) */
 	if (mbd_imp_starts(s, "reserve setup_data: ") || mbd_imp_starts(s, "e820: update ") ||
 	    mbd_imp_starts(s, "e820: remove "))
 		return L_KNOWN;

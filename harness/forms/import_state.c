@@ -8,8 +8,9 @@
  * The end is inclusive; a node printed as "x" is MAX_NUMNODES (no node).
  * KHO_SCRATCH and RSV_HUGETLB are left unchecked (no trace op sets them);
  * RSV_KERN (v6.16+) is checked: memblock_reserve_kern sets it.
- * debugfs prints no header: the line before the view must name the array
- * ("cat /sys/kernel/debug/memblock/reserved", or a marker saying so).
+ * debugfs prints no header: the line before the view names the array
+ * ("cat /sys/kernel/debug/memblock/reserved", or a marker saying so), else
+ * import_views.c tells it from the table itself and the one beside it.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -107,10 +108,17 @@ size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i)
 		x->body.oom = 1;
 		return n;
 	}
+	if (t < 0 && ls[i].view >= 0) {
+		t = ls[i].view;
+		mbd_imp_printf(&x->body, "# (a debugfs table no line names: memblock.%s, since %s)\n",
+			       t ? "reserved" : "memory", ls[i].view_why);
+	}
 	if (t < 0)
-		mbd_imp_fail(x, &ls[i], "memblock debugfs lines, but the line before them names "
-			     "neither memory nor reserved (which array is it?)");
-	for (; j < n && ls[j].cls == L_STATE; j++) {
+		mbd_imp_fail(x, &ls[i], "memblock debugfs table, but no line before it names memory "
+			     "or reserved, and nothing tells which it is (no NOMAP or RSV_ flags, no "
+			     "second table beside it): put the \"cat .../memblock/memory\" (or "
+			     "reserved) line before it");
+	for (; j < n && ls[j].cls == L_STATE && (j == i || !mbd_imp_view_starts(ls, j)); j++) {
 		struct mbd_expect e, *slot;
 		bool unknown;
 
@@ -140,6 +148,7 @@ size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i)
 		x->st->dumps++;
 		x->st->known += j - i;
 	}
+	x->hint = -1; /* a table right after this one is not named by it */
 	free(d->reg);
 	free(d);
 	return j - 1;

@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		MBD_CONV_AUTO, MBD_CONV_INCLUSIVE, MBD_CONV_EXCLUSIVE,
 	};
 	struct mbd_import_src src = { "input.log", NULL, 0, NULL };
-	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0, 0 };
 	struct mbd_import_stats st, st2;
 	struct mbd_diag d;
 	struct mbd_trace t;

@@ -20,7 +20,7 @@ static inline int imp(const char *log, enum mbd_import_conv conv, struct mbd_tra
 {
 	struct mbd_import_src s = { "t.log", log, strlen(log), NULL };
 	struct mbd_diag d;
-	struct mbd_import_opts o = { conv, 0, 0 };
+	struct mbd_import_opts o = { conv, 0, 0, 0 };
 	size_t len;
 	char *out;
 

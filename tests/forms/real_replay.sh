@@ -9,7 +9,9 @@
 # "# real-result:" line: "ok" (exit 0, no divergence) or the exact
 # signature line of the known mismatch (explained in docs/real-boots.md).
 # A "# real-variants: A[,B]" line replays with those instead (corpus/boots:
-# a boot of an older kernel against the model of its era).
+# a boot of an older kernel against the model of its era); a trace that
+# names its model ("# model:", written by mbdiff import for the log's
+# kernel) is replayed without --variants, i.e. with that model.
 set -u
 mbdiff=${1:?usage: real_replay.sh MBDIFF FILE}
 file=${2:?usage: real_replay.sh MBDIFF FILE}
@@ -21,7 +23,11 @@ fail() {
 want=$(sed -n 's/^# real-result: //p' "$file" | head -n 1)
 [[ -n $want ]] || fail "no '# real-result:' line"
 variants=$(sed -n 's/^# real-variants: //p' "$file" | head -n 1)
-out=$("$mbdiff" replay --variants "${variants:-reference,reference-twin}" "$file" 2>&1)
+if [[ -z $variants ]] && grep -q '^# model: ' "$file"; then
+	out=$("$mbdiff" replay "$file" 2>&1)
+else
+	out=$("$mbdiff" replay --variants "${variants:-reference,reference-twin}" "$file" 2>&1)
+fi
 rc=$?
 printf '%s\n' "$out"
 got=$(printf '%s\n' "$out" | grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1)

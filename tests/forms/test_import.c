@@ -94,7 +94,7 @@ static void test_flags_and_allocs(void)
 static void check_refused(const char *log, unsigned line, const char *msg)
 {
 	struct mbd_import_src s = { "t.log", log, strlen(log), "dir/t.log" };
-	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0, 0 };
 	struct mbd_import_stats st;
 	char *out = NULL, where[64];
 	size_t len;
@@ -169,7 +169,7 @@ static void test_values_range_checked(void)
 		char *out = NULL;
 		size_t len;
 
-		MBD_CHECK(mbd_import(&s, 1, &(struct mbd_import_opts){ MBD_CONV_AUTO, 0, 0 }, &out,
+		MBD_CHECK(mbd_import(&s, 1, &(struct mbd_import_opts){ MBD_CONV_AUTO, 0, 0, 0 }, &out,
 				     &len, &st, NULL) == 0);
 		MBD_CHECK(out && mbd_text_parse(out, len, "n.mbt", &t, &d) == 0);
 		MBD_CHECK(out && strstr(out, "a\\x0ab\\xc3\\xa9*\\x2f.log") != NULL);
@@ -190,7 +190,7 @@ static void test_unparsed_listed(void)
 	MBD_CHECK(f != NULL);
 	if (!f)
 		return;
-	MBD_CHECK(mbd_import(&s, 1, &(struct mbd_import_opts){ MBD_CONV_AUTO, 0, 0 }, &out, &len,
+	MBD_CHECK(mbd_import(&s, 1, &(struct mbd_import_opts){ MBD_CONV_AUTO, 0, 0, 0 }, &out, &len,
 			     &st, f) == 0);
 	fclose(f);
 	MBD_CHECK_EQ_U64(st.unparsed, 2);
@@ -313,7 +313,11 @@ static void test_nothing(void)
 	mbd_trace_init(&t);
 	MBD_CHECK(imp("Linux version 6.1\nCommand line: quiet\n", MBD_CONV_AUTO, &t, &st, NULL) == 0);
 	MBD_CHECK_EQ_U64(st.ops + st.checkpoints, 0);
-	MBD_CHECK_EQ_U64(st.unparsed, 2);
+	/* the version line is recognised (the era), the command line is not */
+	MBD_CHECK_EQ_U64(st.unparsed, 1);
+	MBD_CHECK_EQ_U64(st.known, 1);
+	MBD_CHECK(st.era.major == 6 && st.era.minor == 1 && st.era.line == 1 && !st.era.exact);
+	MBD_CHECK_STR(st.era.model, "mainline-6.12");
 	mbd_trace_free(&t);
 }
 

@@ -203,13 +203,13 @@ static void test_refused(void)
 		  "t.log:2: error: the dump announces 3 memory regions but none" },
 		{ "memblock_add: [0x0000000040000000-0x000000007fffffff]\n"
 		  "   0: 0x0000000040000000..0x000000007fffffff\n",
-		  "t.log:2: error: memblock debugfs lines, but the line before them names neither" },
+		  "t.log:2: error: memblock debugfs table, but no line before it names memory or reserved, and nothing tells" },
 		{ "memblock_add: [0x0000000040000000-0x000000007fffffff]\n"
 		  "cat /sys/kernel/debug/memblock/memory\n"
 		  "   0: 0x0000000040000000..0x000000007fffffff 0 NONE extra\n",
 		  "t.log:3: error: damaged memblock debugfs line" },
 	};
-	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0, 0 };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct mbd_import_stats st;
@@ -298,7 +298,7 @@ static const char early_log[] =
 
 static void test_early_state_and_sizes(void)
 {
-	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0 };
+	struct mbd_import_opts o = { MBD_CONV_AUTO, 0, 0, 0 };
 	struct mbd_import_stats st;
 	struct mbd_verdict v;
 	struct mbd_trace t;
