@@ -45,8 +45,9 @@
 #                      search on a busy machine (0: corpus only)
 #   --reach-runs N     boot-array search for a bug the lift does not reach:
 #                      N libFuzzer runs (default 300; 0: skip)
-#   --explore-depth K  quick explore: calls per trace (default 2; 0: skip)
-#   --explore-time S   quick explore: at most S s (default 20)
+#   --explore-depth K  quick explore: calls per trace (default 4; 0: skip)
+#   --explore-time S   quick explore: at most S s (default 30; when it runs
+#                      out, the deepest finished depth is certified)
 #   --alphabet FILE    quick explore's alphabet
 #                      (default corpus/alphabets/default.alpha)
 #   --min-class C      smallest class reported (default capacity)
@@ -80,7 +81,7 @@ broken() { # the check itself failed: exit 3
 }
 
 bases=7.3,7.2,6.12,6.1,5.10
-fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=2 xtime=20 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
+fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=4 xtime=30 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
 bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
 alphabet=$MBD_ROOT/corpus/alphabets/default.alpha
