@@ -13,8 +13,14 @@ fi
 MBD_LIB_LOADED=1
 
 MBD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
-# Name of the script that sourced us, for messages.
+# Name of the script that sourced us, for messages: "mbdiff check" when
+# `mbdiff check` runs it (MBDIFF_COMMAND, for the first script only: the
+# scripts it runs name themselves).
 MBD_PROG=$(basename "${BASH_SOURCE[1]:-$0}")
+if [[ -n ${MBDIFF_COMMAND:-} ]]; then
+	MBD_PROG="mbdiff $MBDIFF_COMMAND"
+	unset MBDIFF_COMMAND
+fi
 MBD_DEFAULT_VARIANTS=reference,zhou-2025
 MBD_CLASSES="warning capacity layout return invariant coverage panic crash"
 # The default --min-class of every entry point; the same as
@@ -34,15 +40,19 @@ mbd_die() {
 # Bad command line: exit 2, like most tools.
 mbd_usage_error() {
 	printf '%s: %s\n' "$MBD_PROG" "$*" >&2
-	printf "Try '%s --help'.\n" "$MBD_PROG" >&2
+	printf "try '%s --help'\n" "$MBD_PROG" >&2
 	exit 2
 }
 
 # Print the leading comment block of a script (lines after the SPDX line
-# that start with "#"), without the "# ", as its --help text.
+# that start with "#"), without the "# ", as its --help text; run as
+# `mbdiff CMD`, "scripts/CMD.sh" reads "mbdiff CMD".
 mbd_help() {
-	local file=$1 line started=0
+	local file=$1 line started=0 self
+	self=scripts/$(basename "$file")
+	[[ $MBD_PROG == "mbdiff "* ]] || self=
 	while IFS= read -r line; do
+		if [[ $self ]]; then line=${line//"$self"/$MBD_PROG}; fi
 		case $line in
 		'#!'* | *SPDX-License-Identifier*) continue ;;
 		'#') if ((started)); then printf '\n'; fi ;;
