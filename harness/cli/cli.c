@@ -55,6 +55,14 @@ int main(int argc, char **argv)
 		printf("mbdiff %s\n", mbd_cli_version());
 		return MBD_EXIT_OK;
 	}
+	if (strcmp(cmd, "--data-dir") == 0) {
+		char data[4096];
+
+		if (mbd_cli_data_dir(data, sizeof(data)) != 0)
+			return mbd_cli_error("the data dir path is too long (MBDIFF_DATA)");
+		printf("%s\n", data);
+		return MBD_EXIT_OK;
+	}
 	if (is_help(cmd))
 		return help(argc - 1, argv + 1);
 	/* a script parses all of its arguments, --help too */

@@ -86,11 +86,13 @@ static int self_dir(char *buf, size_t n)
    a build-tree binary or neither exists. */
 static int installed(char *buf, size_t n, const char *rel, const char *full)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
 
 	if (self_dir(dir, sizeof(dir)) != 0)
 		return -1;
-	if (put(buf, n, dir, "/", rel) == 0 && is_dir(buf))
+	/* "BINDIR/../share/mbdiff" as the plain path it is */
+	if (put(path, sizeof(path), dir, "/", rel) == 0 && is_dir(path) &&
+	    realpath(path, real) && put(buf, n, real, "", "") == 0)
 		return 0;
 	if (put(buf, n, full, "", "") == 0 && is_dir(buf))
 		return 0;

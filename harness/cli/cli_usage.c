@@ -99,7 +99,8 @@ static const struct {
 static const char usage_head[] =
 	"usage: mbdiff <command> [options]\n"
 	"       mbdiff help [COMMAND]    all commands, or COMMAND's help alone\n"
-	"       mbdiff --version         release and git revision\n";
+	"       mbdiff --version         release and git revision\n"
+	"       mbdiff --data-dir        where corpus, algorithms and scripts are read\n";
 
 static const char variants_notes[] =
 	"  The first variant is the baseline. Default variants: reference,zhou-2025 if\n"
