@@ -55,8 +55,8 @@ setups=havoc,ops,ops-only
 seeds=5
 execs=200000
 min_class=invariant
-target=$MBD_ROOT/build/afl/afl_diff
-mutator=$MBD_ROOT/build/default/libmbdiff-afl-mutator.so
+target=$(mbd_prog afl afl_diff)
+mutator=$MBD_BUILD/default/libmbdiff-afl-mutator.so
 work=
 resume=0
 build=1
@@ -89,7 +89,7 @@ for s in "${setup_list[@]}"; do
 done
 command -v afl-fuzz >/dev/null 2>&1 || mbd_die "afl-fuzz not installed (bash scripts/setup.sh installs afl++)"
 [[ -x /usr/bin/time ]] || mbd_die "/usr/bin/time not found (Debian package 'time'): it measures the CPU seconds"
-work=$(mbd_abs "${work:-$MBD_ROOT/out/bench-afl-divergence}")
+work=$(mbd_abs "${work:-$MBD_OUT/bench-afl-divergence}")
 target=$(mbd_abs "$target")
 mutator=$(mbd_abs "$mutator")
 

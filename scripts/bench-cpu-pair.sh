@@ -61,7 +61,7 @@ for s in "${seed_list[@]}"; do
 	mbd_check_uint --seeds "$s" 0
 done
 command -v /usr/bin/time >/dev/null 2>&1 || mbd_die "/usr/bin/time not found (Debian package 'time')"
-work=$(mbd_abs "${work:-$MBD_ROOT/out/bench-cpu-pair-$(mbd_timestamp)}")
+work=$(mbd_abs "${work:-$MBD_OUT/bench-cpu-pair-$(mbd_timestamp)}")
 mkdir -p "$work"
 mbd_trap_signals
 

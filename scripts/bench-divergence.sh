@@ -96,7 +96,7 @@ if [[ ! $base_rev =~ ^[A-Za-z0-9._/-]+$ ]]; then
 	mbd_usage_error "--base-rev must be a commit or branch name, got '$base_rev'"
 fi
 [[ -x /usr/bin/time ]] || mbd_die "/usr/bin/time not found (Debian package 'time'): it measures the CPU seconds"
-work=$(mbd_abs "${work:-$MBD_ROOT/out/bench-divergence}")
+work=$(mbd_abs "${work:-$MBD_OUT/bench-divergence}")
 out_md=$(mbd_abs "$out_md")
 
 patches=$(mbd_bench_patches "$patches" "$mutants")
@@ -112,8 +112,8 @@ build_target() {
 	(cd "$root" && cmake --preset fuzz-plain -B "$dir" "$@" >/dev/null &&
 		cmake --build "$dir" -j "$(mbd_nproc)" --target fuzz_diff) >&2
 }
-plain_bin=$MBD_ROOT/build/fuzz-plain-hcov/fuzz_diff
-vcov_bin=$MBD_ROOT/build/fuzz-plain-vcov/fuzz_diff
+plain_bin=$MBD_BUILD/fuzz-plain-hcov/fuzz_diff
+vcov_bin=$MBD_BUILD/fuzz-plain-vcov/fuzz_diff
 if ((build)); then
 	build_target "$MBD_ROOT" build/fuzz-plain-hcov -DMBDIFF_FUZZ_HARNESS_COVERAGE=ON \
 		-DMBDIFF_FUZZ_TRACE_CMP=ON ||

@@ -86,13 +86,13 @@ if [[ -n $dict ]]; then
 fi
 pair=$(mbd_pair_name "$variants")
 out_md=$(mbd_abs "$out_md")
-work=$(mbd_abs "${work:-$MBD_ROOT/out/bench-fuzz-$(mbd_timestamp)}")
+work=$(mbd_abs "${work:-$MBD_OUT/bench-fuzz-$(mbd_timestamp)}")
 
 if ((build)); then
 	bash "$MBD_ROOT/scripts/build.sh" default fuzz fuzz-plain
 fi
-asan_bin=$MBD_ROOT/build/fuzz/fuzz_diff
-plain_bin=$MBD_ROOT/build/fuzz-plain/fuzz_diff
+asan_bin=$(mbd_prog fuzz fuzz_diff)
+plain_bin=$(mbd_prog fuzz-plain fuzz_diff)
 mbdiff=$(mbd_mbdiff)
 mbd_require_bin "$mbdiff" default
 if [[ $only != 2 ]]; then

@@ -64,7 +64,7 @@ done
 skipped() { [[ ,$skip, == *,$1,* ]]; }
 
 cd "$MBD_ROOT" || exit 1
-work=$MBD_ROOT/out/reliability
+work=$MBD_OUT/reliability
 rm -rf -- "$work"
 mkdir -p -- "$work"
 dict=$MBD_ROOT/corpus/mbdiff.dict

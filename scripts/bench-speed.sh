@@ -102,7 +102,7 @@ git -C "$MBD_ROOT" rev-parse --verify --quiet "$base_rev^{commit}" >/dev/null ||
 	mbd_usage_error "--base: '$base_rev' is not a commit of $MBD_ROOT"
 command -v /usr/bin/time >/dev/null 2>&1 || mbd_die "/usr/bin/time not found (Debian package 'time')"
 if ((perf)); then command -v perf >/dev/null 2>&1 || mbd_die "perf not found (--perf)"; fi
-work=$(mbd_abs "${work:-$MBD_ROOT/out/bench-speed-$(mbd_timestamp)}")
+work=$(mbd_abs "${work:-$MBD_OUT/bench-speed-$(mbd_timestamp)}")
 mkdir -p "$work"
 mbd_trap_signals
 

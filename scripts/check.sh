@@ -82,7 +82,7 @@ broken() { # the check itself failed: exit 3
 
 bases=7.3,7.2,6.12,6.1,5.10
 fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=4 xtime=30 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
-bdir=$MBD_ROOT/build/check trees=$MBD_ROOT/build/kernel-trees
+bdir=$MBD_BUILD/check trees=$MBD_BUILD/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
 alphabet=$MBD_ROOT/corpus/alphabets/default.alpha
 git_tree="" git_range="" base_only=0 ktests=1 coverage=1 base_version=
@@ -144,7 +144,7 @@ for tool in patch git clang cmake jq; do
 	command -v "$tool" >/dev/null || broken "'$tool' not found (bash scripts/setup.sh installs it)"
 done
 
-out=$(mbd_abs "${out:-$MBD_ROOT/out/check-$(mbd_timestamp)}")
+out=$(mbd_abs "${out:-$MBD_OUT/check-$(mbd_timestamp)}")
 bdir=$(mbd_abs "$bdir")
 mkdir -p "$out"
 rm -rf "$out/series" "$out/memblock" "$out/keep" "$out/findings" "$out/rejects"

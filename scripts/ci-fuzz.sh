@@ -78,7 +78,9 @@ if [[ -n $min_class ]]; then mbd_check_class "$min_class"; fi
 mbd_set_target_args "$variants" "$decoder" "$min_class" 0
 pair=$(mbd_pair_name "$variants")
 
-artifacts=$(mbd_abs "${artifacts:-$MBD_ROOT/artifacts/ci-fuzz-$engine-$(mbd_timestamp)}")
+adir=$MBD_ROOT/artifacts
+((MBD_INSTALLED)) && adir=$MBD_OUT/artifacts
+artifacts=$(mbd_abs "${artifacts:-$adir/ci-fuzz-$engine-$(mbd_timestamp)}")
 
 if ((build)); then
 	if [[ $engine == afl ]]; then

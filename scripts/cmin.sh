@@ -78,7 +78,7 @@ before=$(count "${inputs[@]}")
 log=$out.cmin.log
 
 if [[ $engine == libfuzzer ]]; then
-	bin=$(mbd_abs "${binary:-$MBD_ROOT/build/fuzz/fuzz_diff}")
+	bin=$(mbd_abs "${binary:-$(mbd_prog fuzz fuzz_diff)}")
 	mbd_require_bin "$bin" fuzz
 	mkdir -p "$out.crashes"
 	if ((set_cover)); then mode=-set_cover_merge=1; else mode=-merge=1; fi
@@ -91,7 +91,7 @@ if [[ $engine == libfuzzer ]]; then
 	fi
 	rmdir "$out.crashes" 2>/dev/null || mbd_log "crashing inputs saved in $(mbd_rel "$out.crashes")"
 else
-	bin=$(mbd_abs "${binary:-$MBD_ROOT/build/afl/afl_diff}")
+	bin=$(mbd_abs "${binary:-$(mbd_prog afl afl_diff)}")
 	mbd_require_bin "$bin" afl
 	in=${inputs[0]}
 	if ((${#inputs[@]} > 1)); then

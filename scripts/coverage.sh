@@ -58,8 +58,8 @@ while (($#)); do
 	esac
 done
 ((${#corpora[@]})) || corpora=("$MBD_ROOT/corpus/seeds" "$MBD_ROOT/corpus/regressions")
-out=$(mbd_abs "${out:-$MBD_ROOT/out/coverage}")
-bdir=$(mbd_abs "${bdir:-$MBD_ROOT/out/coverage-build}")
+out=$(mbd_abs "${out:-$MBD_OUT/coverage}")
+bdir=$(mbd_abs "${bdir:-$MBD_OUT/coverage-build}")
 for c in "${corpora[@]}"; do [[ -d $c ]] || mbd_die "corpus $c is not a directory"; done
 [[ -z $pair ]] || mbd_check_variants "$pair"
 [[ -z $kvfile || -f $kvfile ]] || mbd_die "--kernel-variants $kvfile: no such file"

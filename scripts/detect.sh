@@ -88,12 +88,12 @@ for c in "${corp_list[@]}"; do
 	case $c in empty | seeds) ;; *) mbd_usage_error "--corpora must list empty and/or seeds, got '$c'" ;; esac
 done
 out_md=$(mbd_abs "$out_md")
-work=$(mbd_abs "${work:-$MBD_ROOT/out/detect-$(mbd_timestamp)}")
+work=$(mbd_abs "${work:-$MBD_OUT/detect-$(mbd_timestamp)}")
 
 if ((build)); then
 	bash "$MBD_ROOT/scripts/build.sh" default fuzz
 fi
-fuzz=${MBD_FUZZ_DIFF:-$MBD_ROOT/build/fuzz/fuzz_diff}
+fuzz=${MBD_FUZZ_DIFF:-$(mbd_prog fuzz fuzz_diff)}
 mbdiff=$(mbd_mbdiff)
 mbd_require_bin "$mbdiff" default
 mbd_require_bin "$fuzz" fuzz

@@ -65,7 +65,7 @@ while (($#)); do
 	*) mbd_usage_error "unknown argument '$1'" ;;
 	esac
 done
-work=${work:-$MBD_ROOT/out/explore-table-$(date -u +%Y%m%d-%H%M%S)}
+work=${work:-$MBD_OUT/explore-table-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$work"
 if ((build)); then
 	bash "$MBD_ROOT/scripts/build.sh" default >&2

@@ -58,7 +58,7 @@ mbd_check_uint --runs-small "$runs_small"
 mbd_check_uint --time-cap "$cap"
 [[ $versions =~ ^[0-9.\ ]+$ ]] || mbd_usage_error "--versions: expected versions like \"7.3 6.12\", got '$versions'"
 out=${out:-$MBD_ROOT/docs/fidelity-table.md}
-work=${work:-$MBD_ROOT/out/fidelity-table-$(mbd_timestamp)}
+work=${work:-$MBD_OUT/fidelity-table-$(mbd_timestamp)}
 mkdir -p "$work"
 known_dir=$MBD_ROOT/tests/algorithms/kernel-trees/known
 big=" 7.3 6.12 5.10 "

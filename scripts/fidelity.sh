@@ -75,7 +75,7 @@ fi
 
 [[ $build_dir ]] || build_dir=$(mbd_build_dir "$preset")
 [[ $fuzz_dir ]] || fuzz_dir=$(mbd_build_dir fuzz)
-[[ $work ]] || work=$MBD_ROOT/out/fidelity/${variant//:/-}-$(mbd_timestamp)
+[[ $work ]] || work=$MBD_OUT/fidelity/${variant//:/-}-$(mbd_timestamp)
 mbdiff=$build_dir/mbdiff
 [[ -x $mbdiff ]] || mbd_die "$mbdiff not built: scripts/build.sh $preset"
 for v in "$baseline" "$variant"; do

@@ -128,11 +128,11 @@ fi
 # ---------------------------------------------------------------- binaries
 cmplog=
 if [[ $engine == libfuzzer ]]; then
-	bin=${binary:-$MBD_ROOT/build/fuzz/fuzz_diff}
+	bin=${binary:-$(mbd_prog fuzz fuzz_diff)}
 	mbd_require_bin "$bin" fuzz
 else
 	command -v afl-fuzz >/dev/null 2>&1 || mbd_die "afl-fuzz not found; install afl++ with: bash scripts/setup.sh"
-	bin=${binary:-$MBD_ROOT/build/afl/afl_diff}
+	bin=${binary:-$(mbd_prog afl afl_diff)}
 	mbd_require_bin "$bin" afl
 	if [[ -x $bin.cmplog ]]; then
 		cmplog=$bin.cmplog
@@ -143,7 +143,7 @@ fi
 bin=$(mbd_abs "$bin")
 
 # ---------------------------------------------------------------- campaign dir
-out=${out:-$MBD_ROOT/out/fuzz-$engine-$(mbd_timestamp)}
+out=${out:-$MBD_OUT/fuzz-$engine-$(mbd_timestamp)}
 out=$(mbd_abs "$out")
 mkdir -p "$out/corpus" "$out/crashes" "$out/logs" || mbd_die "cannot create $out"
 

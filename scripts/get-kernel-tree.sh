@@ -53,9 +53,9 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 versions=()
-dest=$MBD_ROOT/build/kernel-trees
+dest=$MBD_BUILD/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
-aptdir=$MBD_ROOT/build/apt
+aptdir=$MBD_BUILD/apt
 force=0
 print_only=0
 update=0

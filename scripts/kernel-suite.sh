@@ -31,8 +31,8 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-version="" numa=both work=$MBD_ROOT/build/kernel-suite debs=${MBDIFF_DEB_CACHE:-}
-aptdir=$MBD_ROOT/build/apt
+version="" numa=both work=$MBD_BUILD/kernel-suite debs=${MBDIFF_DEB_CACHE:-}
+aptdir=$MBD_BUILD/apt
 patches=() tests=()
 while (($#)); do
 	case $1 in

@@ -385,7 +385,7 @@ if ((configure)); then
 	if [[ -f $build_dir/CMakeCache.txt ]]; then
 		cmake "$build_dir" >/dev/null
 	else
-		(cd "$MBD_ROOT" && cmake --preset "$preset" >/dev/null)
+		(cd "$MBD_ROOT" && cmake --preset "$preset" -B "$build_dir" >/dev/null)
 	fi
 	mbd_log "configured $build_dir: build it (scripts/build.sh $preset) and use --variants reference,kernel:$name"
 fi

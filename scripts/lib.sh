@@ -12,9 +12,37 @@ if [[ -n ${MBD_LIB_LOADED:-} ]]; then
 fi
 MBD_LIB_LOADED=1
 
-MBD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
-# Name of the script that sourced us, for messages.
+# The data dir: the checkout this script is in, or what `mbdiff` says
+# (MBDIFF_DATA: an installed share/mbdiff, docs/install.md).
+if [[ -n ${MBDIFF_DATA:-} ]]; then
+	MBD_ROOT=$(cd "$MBDIFF_DATA" && pwd -P) ||
+		{ printf 'mbdiff: MBDIFF_DATA=%s is not a directory\n' "$MBDIFF_DATA" >&2; exit 2; }
+else
+	MBD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+fi
+# Where writable state goes. In a checkout: build/ and out/ in it, as
+# always. Installed (the data dir has .mbdiff-installed, written by
+# cmake/MbdInstall.cmake) or a data dir we cannot write: builds, kernel
+# trees and the .deb cache under the user's cache, outputs under the
+# current directory.
+MBD_CACHE=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/mbdiff
+if [[ -e $MBD_ROOT/.mbdiff-installed || ! -w $MBD_ROOT ]]; then
+	MBD_INSTALLED=1
+	MBD_BUILD=$MBD_CACHE/build
+	MBD_OUT=$PWD/mbdiff-out
+else
+	MBD_INSTALLED=0
+	MBD_BUILD=$MBD_ROOT/build
+	MBD_OUT=$MBD_ROOT/out
+fi
+# Name of the script that sourced us, for messages: "mbdiff check" when
+# `mbdiff check` runs it (MBDIFF_COMMAND, for the first script only: the
+# scripts it runs name themselves).
 MBD_PROG=$(basename "${BASH_SOURCE[1]:-$0}")
+if [[ -n ${MBDIFF_COMMAND:-} ]]; then
+	MBD_PROG="mbdiff $MBDIFF_COMMAND"
+	unset MBDIFF_COMMAND
+fi
 MBD_DEFAULT_VARIANTS=reference,zhou-2025
 MBD_CLASSES="warning capacity layout return invariant coverage panic crash"
 # The default --min-class of every entry point; the same as
@@ -34,15 +62,19 @@ mbd_die() {
 # Bad command line: exit 2, like most tools.
 mbd_usage_error() {
 	printf '%s: %s\n' "$MBD_PROG" "$*" >&2
-	printf "Try '%s --help'.\n" "$MBD_PROG" >&2
+	printf "try '%s --help'\n" "$MBD_PROG" >&2
 	exit 2
 }
 
 # Print the leading comment block of a script (lines after the SPDX line
-# that start with "#"), without the "# ", as its --help text.
+# that start with "#"), without the "# ", as its --help text; run as
+# `mbdiff CMD`, "scripts/CMD.sh" reads "mbdiff CMD".
 mbd_help() {
-	local file=$1 line started=0
+	local file=$1 line started=0 self
+	self=scripts/$(basename "$file")
+	[[ $MBD_PROG == "mbdiff "* ]] || self=
 	while IFS= read -r line; do
+		if [[ $self ]]; then line=${line//"$self"/$MBD_PROG}; fi
 		case $line in
 		'#!'* | *SPDX-License-Identifier*) continue ;;
 		'#') if ((started)); then printf '\n'; fi ;;
@@ -133,10 +165,21 @@ mbd_set_target_args() {
 
 mbd_nproc() { nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1; }
 
-mbd_build_dir() { printf '%s/build/%s\n' "$MBD_ROOT" "$1"; }
+mbd_build_dir() { printf '%s/%s\n' "$MBD_BUILD" "$1"; }
 
 # The CLI used for conversions, signatures and minimization.
 mbd_mbdiff() { printf '%s\n' "${MBDIFF:-$MBD_ROOT/build/default/mbdiff}"; }
+
+# mbd_prog PRESET NAME: a program of the project, e.g. fuzz fuzz_diff:
+# build/PRESET/NAME in a checkout; installed, the one beside $MBDIFF
+# (bin/, where the fuzz targets are installed when they were built).
+mbd_prog() {
+	if ((MBD_INSTALLED)) && [[ -n ${MBDIFF:-} ]]; then
+		printf '%s/%s\n' "$(dirname "$MBDIFF")" "$2"
+	else
+		printf '%s/build/%s/%s\n' "$MBD_ROOT" "$1" "$2"
+	fi
+}
 
 # mbd_require_bin FILE PRESET: die with the command that builds FILE.
 mbd_require_bin() {
@@ -367,7 +410,7 @@ mbd_replay_cmd() {
 mbd_signature() {
 	local file=$1 mbdiff fuzz out sig
 	mbdiff=$(mbd_mbdiff)
-	fuzz=$MBD_ROOT/build/fuzz/fuzz_diff
+	fuzz=$(mbd_prog fuzz fuzz_diff)
 	if [[ -x $mbdiff ]]; then
 		out=$(timeout 120 "$mbdiff" replay "${MBD_TARGET_ARGS[@]}" "$file" 2>&1) || true
 		sig=$(grep -E '^mbdiff: (divergence|oracle|crash|panic)' <<<"$out" | tail -n 1) || true

@@ -94,13 +94,13 @@ echo "signature: $(mbd_signature "$crash")"
 
 if ((do_bytes)); then
 	if [[ $engine == libfuzzer ]]; then
-		bin=$(mbd_abs "${binary:-$MBD_ROOT/build/fuzz/fuzz_diff}")
+		bin=$(mbd_abs "${binary:-$(mbd_prog fuzz fuzz_diff)}")
 		mbd_require_bin "$bin" fuzz
 		cmd=("$bin" -minimize_crash=1 "-runs=$runs" "-max_total_time=$time_s"
 			"-exact_artifact_path=$min" "${MBD_TARGET_ARGS[@]}" "$crash")
 	else
 		command -v afl-tmin >/dev/null 2>&1 || mbd_die "afl-tmin not found; install afl++ with: bash scripts/setup.sh"
-		bin=$(mbd_abs "${binary:-$MBD_ROOT/build/afl/afl_diff}")
+		bin=$(mbd_abs "${binary:-$(mbd_prog afl afl_diff)}")
 		mbd_require_bin "$bin" afl
 		cmd=(afl-tmin -i "$crash" -o "$min" -- "$bin" "${MBD_TARGET_ARGS[@]}")
 	fi

@@ -27,8 +27,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 versions=()
-trees=$MBD_ROOT/build/kernel-trees
-work=$MBD_ROOT/build/pin-kernel-trees
+trees=$MBD_BUILD/kernel-trees
+work=$MBD_BUILD/pin-kernel-trees
 cc=cc
 while (($#)); do
 	case $1 in

@@ -65,8 +65,8 @@ set -euo pipefail
 
 trace=$MBD_ROOT/corpus/realize/deng-2022-641.mbt
 variant=deng-2022
-work=$MBD_ROOT/build/realize
-lab_out=$MBD_ROOT/build/boot-lab
+work=$MBD_BUILD/realize
+lab_out=$MBD_BUILD/boot-lab
 mbdiff=
 jobs=2
 build_timeout=5400

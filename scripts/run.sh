@@ -56,7 +56,7 @@ mbd_check_decoder "$decoder"
 mbd_check_class "$min_class"
 mbd_set_target_args "$variants" "$decoder" "$min_class" 0
 pair=$(mbd_pair_name "$variants")
-out=$(mbd_abs "${out:-$MBD_ROOT/out/run-$(mbd_timestamp)}")
+out=$(mbd_abs "${out:-$MBD_OUT/run-$(mbd_timestamp)}")
 scripts=$MBD_ROOT/scripts
 
 mkdir -p "$out/logs" || mbd_die "cannot create $out"
@@ -123,7 +123,7 @@ if [[ -z $crash ]]; then
 	echo "  $(mbd_rel "$crash"): $sig"
 	echo "This is a problem of the harness or of a variant (memory use, hang or memory error), not a difference"
 	echo "between the variants. Reproduce it with the sanitized target:"
-	echo "  $(mbd_quote "$(mbd_rel "$MBD_ROOT/build/fuzz/fuzz_diff")" "${MBD_TARGET_ARGS[@]}" "$(mbd_rel "$crash")")"
+	echo "  $(mbd_quote "$(mbd_rel "$(mbd_prog fuzz fuzz_diff)")" "${MBD_TARGET_ARGS[@]}" "$(mbd_rel "$crash")")"
 	echo "full log:     $(mbd_rel "${log:-$out/logs}")"
 	echo "(run from the repo root: $MBD_ROOT)"
 	exit 0

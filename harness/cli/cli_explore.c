@@ -25,6 +25,7 @@ struct xargs {
 	struct mbd_explore_opts x;
 	const char *alphabet, *outdir, *verify;
 	bool depth_given;
+	char default_alphabet[4096];	/* the data dir's, without --alphabet */
 };
 
 static int number(const char *opt, const char *val, unsigned long long lo,
@@ -90,9 +91,16 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			return mbd_cli_bad_usage("explore: unknown argument \"%s\"", opt);
 		}
 	}
-	if (!a->alphabet)
-		return mbd_cli_bad_usage("explore: --alphabet FILE is required "
-					 "(corpus/alphabets/ has some)");
+	if (!a->alphabet) {
+		char data[3800];
+
+		if (mbd_cli_data_dir(data, sizeof(data)) != 0)
+			return mbd_cli_error("explore: no --alphabet, and the data dir "
+					     "path is too long (MBDIFF_DATA)");
+		snprintf(a->default_alphabet, sizeof(a->default_alphabet),
+			 "%s/corpus/alphabets/default.alpha", data);
+		a->alphabet = a->default_alphabet;
+	}
 	a->x.ropts = a->o.ropts;
 	return 0;
 }

@@ -11,7 +11,7 @@ int mbd_cli_list(int argc, char **argv)
 	int w = 4, wk = 6;
 
 	if (argc > 1)
-		return mbd_cli_bad_usage("list takes no arguments (got \"%s\")", argv[1]);
+		return mbd_cli_bad_usage("takes no arguments (got \"%s\")", argv[1]);
 	for (size_t i = 0; mbd_variants[i]; i++) {
 		int len = (int)strlen(mbd_variants[i]->name);
 

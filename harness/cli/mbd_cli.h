@@ -26,8 +26,16 @@ struct mbd_cli_opts {
 
 void mbd_cli_opts_default(struct mbd_cli_opts *o);
 
+/* Help texts (cli_usage.c): all of them, or one built-in command's
+   (returns -1 if cmd is not one). */
 void mbd_cli_usage(FILE *out);
-/* Print "mbdiff: <msg>" and the usage to stderr; returns MBD_EXIT_ERROR. */
+int mbd_cli_usage_of(const char *cmd, FILE *out);
+/* The command usage errors name (main() sets it once). */
+void mbd_cli_set_command(const char *cmd);
+/*
+ * Print "mbdiff CMD: <msg>" and "try 'mbdiff CMD --help'" to stderr (a
+ * leading "CMD: " in msg is not repeated); returns MBD_EXIT_ERROR.
+ */
 int mbd_cli_bad_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* Print "mbdiff: <msg>" to stderr; returns MBD_EXIT_ERROR. */
@@ -94,6 +102,38 @@ int mbd_cli_format_mbt(const struct mbd_trace *t, const char *header,
 
 /* Same config and ops (after normalizing both). */
 bool mbd_cli_same_trace(const struct mbd_trace *a, const struct mbd_trace *b);
+
+/*
+ * Where the installed or the build tree's files are (cli_paths.c). Each
+ * fills buf (n bytes) and returns 0, or -1 when it does not fit / is not
+ * there.
+ *  - self: this executable (/proc/self/exe);
+ *  - data dir: $MBDIFF_DATA; else, for an installed binary (not in the
+ *    build tree it was compiled in), DATADIR/mbdiff beside it
+ *    (BINDIR/../share/mbdiff for the usual layout, so `cmake --install
+ *    --prefix P` anywhere works), else the configured install path; else
+ *    the source tree it was built from;
+ *  - libexec: the installed LIBEXECDIR/mbdiff/mbdiff-CMD, found the same
+ *    way; -1 for a build-tree binary or when it is not installed.
+ */
+int mbd_cli_self(char *buf, size_t n);
+int mbd_cli_data_dir(char *buf, size_t n);
+int mbd_cli_libexec(const char *cmd, char *buf, size_t n);
+/* "0.1.0 (git v0.1.0-5-gabc1234)": project(VERSION) and `git describe`
+   at configure time. */
+const char *mbd_cli_version(void);
+
+/* Script commands (cli_exec.c): `mbdiff check` runs scripts/check.sh. */
+bool mbd_cli_is_script(const char *cmd);
+/* The table `mbdiff help` prints: one line a script command. */
+void mbd_cli_script_table(FILE *out);
+/*
+ * Run script command argv[0] with argv[1..argc) and the environment
+ * MBDIFF (this binary) and MBDIFF_DATA (the data dir): execv of
+ * LIBEXECDIR/mbdiff/mbdiff-CMD if installed, else DATA/scripts/CMD.sh.
+ * Returns only on failure (printed): MBD_EXIT_ERROR or MBD_EXIT_CRASH.
+ */
+int mbd_cli_exec_script(int argc, char **argv);
 
 int mbd_cli_list(int argc, char **argv);
 int mbd_cli_replay(int argc, char **argv);
