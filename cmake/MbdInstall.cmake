@@ -34,14 +34,17 @@ set(MBD_SCRIPT_COMMANDS check fuzz ci-fuzz status cmin minimize-crash crash-tria
 	boot-lab realize)
 
 install(TARGETS mbdiff mbdiff-replay RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
-foreach(t fuzz_diff fuzz_decode fuzz_import)
-	if(TARGET ${t})
-		install(TARGETS ${t} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
-	endif()
-endforeach()
-if(MBDIFF_AFL)
-	install(TARGETS afl_diff afl_diff_cmplog RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
-endif()
+# the fuzz targets this configuration builds (fuzz, afl and cmplog presets
+# each build some); include() runs before the fuzz targets exist, so the
+# rule is deferred to the end of the top directory
+function(mbd_install_fuzz_targets)
+	foreach(t fuzz_diff fuzz_decode fuzz_import afl_diff afl_diff_cmplog)
+		if(TARGET ${t})
+			install(TARGETS ${t} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+		endif()
+	endforeach()
+endfunction()
+cmake_language(DEFER DIRECTORY "${PROJECT_SOURCE_DIR}" CALL mbd_install_fuzz_targets)
 
 # libexec/mbdiff/mbdiff-CMD: a wrapper that runs the data dir's script
 file(RELATIVE_PATH MBD_DATA_FROM_LIBEXEC "/p/${MBD_INSTALL_LIBEXECDIR}" "/p/${MBD_INSTALL_DATADIR}")
