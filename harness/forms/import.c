@@ -266,7 +266,8 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	}
 	all = ls;
 	n_all = n;
-	ls += lo;
+	if (ls) /* an empty log has no lines at all */
+		ls += lo;
 	n = hi - lo;
 	if (mbd_imp_views(ls, n))
 		goto out;

@@ -84,6 +84,18 @@ printf '[    0.000000] memblock_add: [0x0-0xfff] x+0x1/0x2\n[    0.100000] membl
 "$mbdiff" import single.log -o s.mbt 2>err || fail "single: $(cat err)"
 grep -q 'boot' err s.mbt && fail "single boot talks of boots: $(grep boot err s.mbt)"
 
+# an empty log (no line at all, or one blank line): refused, nothing written
+for f in '' '\n'; do
+	printf "$f" >blank.log
+	rm -f b.mbt
+	set +e
+	"$mbdiff" import blank.log -o b.mbt 2>err
+	rc=$?
+	set -e
+	[[ $rc -eq 2 && ! -e b.mbt ]] || fail "empty log '$f': exit $rc, $(ls b.mbt 2>&1)"
+	grep -q '^mbdiff: nothing importable in blank.log' err || fail "empty log '$f': $(cat err)"
+done
+
 if ((fails)); then
 	echo "0 passed, $fails failed"
 	exit 1
