@@ -4,6 +4,7 @@
 # Usage: scripts/kernel-suite.sh --version V [--patch P]... [--numa 0|1|both]
 #                                [--work DIR] [--deb-cache DIR]
 #                                [--apt-dir DIR] TEST.c...
+#        scripts/kernel-suite.sh --version V --print-src [--work DIR] ...
 #
 # Run tests written by `mbdiff emit-test` in the kernel's REAL
 # tools/testing/memblock suite, taken from Debian's linux-source-V
@@ -26,6 +27,11 @@
 # else liburcu-dev fetched through get-kernel-tree.sh's private apt
 # configuration, --apt-dir, default build/apt), cc with ASan and UBSan.
 # Nothing else lands in the source tree (default --work build/kernel-suite).
+#
+# --print-src: only extract the suite (and find liburcu), then print two
+# lines, "src=DIR" (the unpatched linux-V tree holding tools/testing/memblock)
+# and "cflags=FLAGS" (what make needs in CFLAGS), for scripts that build the
+# suite's own main (scripts/upstream-proof.sh).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -33,7 +39,7 @@ set -euo pipefail
 
 version="" numa=both work=$MBD_BUILD/kernel-suite debs=${MBDIFF_DEB_CACHE:-}
 aptdir=$MBD_BUILD/apt
-patches=() tests=()
+patches=() tests=() print_src=0
 while (($#)); do
 	case $1 in
 	--version | --version=*) mbd_optval "$@"; version=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
@@ -42,6 +48,7 @@ while (($#)); do
 	--work | --work=*) mbd_optval "$@"; work=$(mbd_abs "$MBD_OPTVAL"); shift "$((MBD_SHIFT - 1))" ;;
 	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--apt-dir | --apt-dir=*) mbd_optval "$@"; aptdir=$(mbd_abs "$MBD_OPTVAL"); shift "$((MBD_SHIFT - 1))" ;;
+	--print-src) print_src=1 ;;
 	-h | --help) mbd_help "$0"; exit 0 ;;
 	-*) mbd_usage_error "unknown option '$1'" ;;
 	*) tests+=("$(mbd_abs "$1")") ;;
@@ -50,7 +57,7 @@ while (($#)); do
 done
 [[ $version =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--version V (e.g. 6.12) is required"
 case $numa in 0) numas=(0) ;; 1) numas=(1) ;; both) numas=(1 0) ;; *) mbd_usage_error "--numa 0, 1 or both" ;; esac
-((${#tests[@]})) || mbd_usage_error "no TEST.c given"
+((${#tests[@]} || print_src)) || mbd_usage_error "no TEST.c given"
 for t in "${tests[@]}" "${patches[@]+"${patches[@]}"}"; do
 	[[ -f $t ]] || { printf '%s: error: %s: no such file\n' "$MBD_PROG" "$t" >&2; exit 2; }
 done
@@ -104,6 +111,11 @@ if [[ ! -f /usr/include/urcu/uatomic.h && ! -f /usr/include/x86_64-linux-gnu/urc
 		for d in "$u"/*.deb; do dpkg-deb -x "$d" "$u/root"; done
 	fi
 	urcu_flags=("-I$u/root/usr/include" "-I$u/root/usr/include/x86_64-linux-gnu")
+fi
+
+if ((print_src)); then
+	printf 'src=%s\ncflags=%s\n' "$src" "${urcu_flags[*]}"
+	exit 0
 fi
 
 # ---- one suite copy per side and NUMA setting ------------------------------------
