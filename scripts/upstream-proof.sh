@@ -60,10 +60,7 @@ done
 
 rc=0
 info=$(bash "$MBD_ROOT/scripts/kernel-suite.sh" --version "$version" --print-src \
-	--work "$work/suite" "${suite_opts[@]+"${suite_opts[@]}"}") || {
-	r=$?
-	exit "$r"
-}
+	--work "$work/suite" "${suite_opts[@]+"${suite_opts[@]}"}") || exit $?
 src=$(sed -n 's/^src=//p' <<<"$info")
 cflags=$(sed -n 's/^cflags=//p' <<<"$info")
 
@@ -85,7 +82,9 @@ run_suite() {
 		printf '%s: error: the suite does not build (%s): %s\n' "$MBD_PROG" "$d" "$d.build.log" >&2
 		exit 1
 	}
-	(cd "$d/tools/testing/memblock" && ./main -v) >"$d.run.log" 2>&1
+	# a child bash (no exec) reports a failing ASSERT's "Aborted" into the
+	# run log, with the suite's own words, not on our output
+	bash -c 'cd "$1" && ./main -v; exit $?' _ "$d/tools/testing/memblock" >"$d.run.log" 2>&1
 }
 
 for s in "${series[@]}"; do
