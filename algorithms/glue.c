@@ -59,7 +59,7 @@ static phys_addr_t MBD_KC_NO_COVERAGE mbd_glue_limit(u64 limit)
  * already. Out of line: inlined into mbd_glue_apply(), whose dispatch has
  * coverage, this test would be an edge of its own.
  */
-static __attribute__((noinline)) void MBD_KC_NO_COVERAGE mbd_glue_note_new(void)
+static __attribute__((__noinline__)) void MBD_KC_NO_COVERAGE mbd_glue_note_new(void)
 {
 	if (mbd_kc.n_touched == mbd_kc.n_noted)
 		return;
@@ -85,7 +85,7 @@ static void MBD_KC_NO_COVERAGE mbd_glue_note_arrays(void)
  * such as the dummy region of files before v6.11), and the whole of an
  * array in slab memory. Reset zeroes just those.
  */
-static __attribute__((noinline)) void MBD_KC_NO_COVERAGE mbd_glue_note_counts(void)
+static __attribute__((__noinline__)) void MBD_KC_NO_COVERAGE mbd_glue_note_counts(void)
 {
 	size_t m = memblock.memory.cnt, r = memblock.reserved.cnt;
 

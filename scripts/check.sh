@@ -64,8 +64,9 @@
 #                      test in the real suite (scripts/kernel-suite.sh)
 #   -h, --help         this text
 # Exit: 0 CLEAN or FIXES (no regression), 1 REGRESSION, 4 CRASH, 5 BEHAVIOUR
-# CHANGE, 2 bad input or the series applies to no base, 3 the check itself
-# failed (build error, missing tool).
+# CHANGE, 2 bad input, the series applies to no base, or the patched file
+# does not compile (each cause in one line: a kernel helper kcompat lacks
+# is named), 3 the check itself failed (build error, missing tool).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -319,6 +320,43 @@ fi
 
 # ---- 3. build the two variants ---------------------------------------------
 
+# uncompilable: the build failed staging kernel:patched while the base
+# compiles on its own: the patch (not mbdiff) is at fault, or uses a
+# kernel helper kcompat lacks. Said in one line per cause, exit 2.
+uncompilable() {
+	grep -q 'kernel:patched: .*\(does not compile through\|uses symbols kcompat\)' "$out/build.log" || return 0
+	grep -q 'kernel:base: ' "$out/build.log" && return 0
+	local stage=$out/base-stage
+	bash "$MBD_ROOT/scripts/kernel-variant.sh" --stage --name kernel:base --tree "$base_tree" \
+		--out "$stage" --stamp "$stage.stamp" --cc clang >"$out/base-stage.log" 2>&1 || return 0
+	rm -rf "$stage" "$stage.stamp" "$out/base-stage.log"
+	local label causes
+	label=$(basename "$base_tree")
+	# kernel-variant.sh's explanations name the staged file as LABEL/...;
+	# here it is the patched file
+	causes=$(sed -En \
+		-e "s|^kcompat: no stand-in for (\`[^\`]*\`) \(needed by $label/(.*)\)$|kcompat lacks \1 (patched \2)|p" \
+		-e "/^kcompat: no stand-in/!s|^kcompat: (.*)|kcompat: \1|p" \
+		-e "s|^.*/kernel-patched\.tmp/([^ ]*): (fatal )?error: (.*)|\1 (patched): \3|p" \
+		"$out/build.log" | sed "s|$label/||g" | awk '!seen[$0]++' | head -n 10)
+	[[ $causes ]] || causes="(no error line: $out/build.log)"
+	{
+		printf 'mbdiff check: PATCH DOES NOT COMPILE HERE\n\n'
+		printf '%s\n' "$causes"
+		printf '\nThe base compiles: %s.\n' "$base_name"
+		printf 'With the series, mm/memblock.c does not compile through\n'
+		printf 'algorithms/kcompat.\n'
+		printf 'A kernel helper kcompat lacks goes in\n'
+		printf 'algorithms/kcompat/mbd_kc_helpers.h (docs/kernel-variants.md).\n'
+		printf '\nfiles:\n  %s\n' "$out"
+	} | tee "$out/report.txt"
+	if [[ $json ]]; then
+		printf '%s\n' "$causes" | jq -R . | jq -s --arg rep "$out/report.txt" \
+			'{verdict: "does-not-compile", exit: 2, causes: ., report: $rep}' >"$json"
+	fi
+	exit 2
+}
+
 mkdir -p "$bdir/series"
 # stable paths, rewritten only on change: an unchanged series rebuilds nothing
 rm -f "$bdir"/series/*.stale
@@ -343,6 +381,7 @@ if [[ ! -f $bdir/CMakeCache.txt ]]; then
 		>"$out/build.log" 2>&1 || broken "configuring $bdir failed: $out/build.log"
 fi
 if ! nice -n 10 cmake --build "$bdir" -j2 --target mbdiff fuzz_diff >>"$out/build.log" 2>&1; then
+	uncompilable
 	grep -E 'error|does not apply|kernel:' "$out/build.log" | tail -n 20 >&2
 	broken "building kernel:base and kernel:patched failed: $out/build.log"
 fi

@@ -251,6 +251,8 @@ static inline void accept_memory(phys_addr_t start, unsigned long size)
 	(void)start; (void)size;
 }
 
+#include "mbd_kc_helpers.h"
+
 #ifdef MBD_KERNEL_VARIANT
 #include "mbd_kc_kernel.h"
 #endif

@@ -7,7 +7,9 @@
 # linux-source-$MBDIFF_CHECK_VERSION, default 6.12, as fetched by
 # scripts/get-kernel-tree.sh). Exit 77 (skipped) when it is not there. The
 # patches are made from the tree's own lines here, nothing is kept:
-#  - a comment above memblock_add_range(): CLEAN, exit 0, --json "clean",
+#  - a comment above memblock_add_range() and an unused function calling
+#    common kernel helpers (cpu_relax, READ_ONCE, pr_warn_once, ...):
+#    CLEAN, exit 0, --json "clean",
 #    the quick explore's certificate in the report and in --json, and the
 #    branches taken in add_range, isolate, merge, insert and double_array
 #    of both variants (a clang source-coverage build);
@@ -16,6 +18,8 @@
 #    memblock_insert_region() one bug however many calls reach it, its
 #    site quoted, each bug's reproducer judged to the bug's key, a
 #    reachability line, --json bugs[] the same as the report;
+#  - a call to a helper no kernel has: PATCH DOES NOT COMPILE HERE, exit
+#    2, the helper and its line named in one line;
 #  - every report line is at most 72 columns;
 #  - --reach-time is refused, naming --reach-runs.
 # Every search is bounded by runs (--runs, --reach-runs) or depth
@@ -43,8 +47,25 @@ mkpatch() { # mkpatch SED-SCRIPT SUBJECT > patch
 	printf 'Subject: [PATCH] %s\n---\n' "$2"
 	(cd "$work" && diff -u a/mm/memblock.c b/mm/memblock.c | sed '1,2s/\t.*//')
 }
-mkpatch '/^static int __init_memblock memblock_add_range(/i /* a comment only */' \
-	"memblock: a comment" >"$work/harmless.patch"
+# harmless: a comment, and a helper that uses the kernel helpers mm/ code
+# commonly calls (kcompat's mbd_kc_helpers.h) without changing anything
+helper='static void __maybe_unused mbd_touch(struct memblock_type *type)\
+{\
+	unsigned long n = READ_ONCE(type->cnt);\
+\
+	cpu_relax();\
+	might_sleep();\
+	BUILD_BUG_ON(sizeof(*type->regions) == 0);\
+	if (DIV_ROUND_UP(n, 2) > type->max || ilog2(n | 1) > 63)\
+		pr_warn_once("memblock: %s: odd count %lu\\n", type->name, n);\
+}\
+'
+mkpatch "/^static int __init_memblock memblock_add_range(/i /* a comment only */\\
+$helper" "memblock: a comment" >"$work/harmless.patch"
+grep -q '^+	cpu_relax();' "$work/harmless.patch" && ok || bad "the harmless patch has no helper calls"
+# does not compile: a helper no kernel has; exit 2, named in one line
+mkpatch '/^static int __init_memblock memblock_add_range(/i static void __maybe_unused mbd_touch(void) { mbd_no_such_helper(); }' \
+	"memblock: call a helper nobody has" >"$work/nohelper.patch"
 mkpatch 's/type->cnt \* 2 + 1 <= type->max/type->cnt + 1 <= type->max/' \
 	"memblock: insert at once with one free slot" >"$work/broken.patch"
 grep -q '^+.*type->cnt + 1 <= type->max' "$work/broken.patch" && ok ||
@@ -84,6 +105,17 @@ cert=$(jq -r '.explore.certificate // empty' "$work/harmless.json")
 	ok || bad "--json explore.certificate is '$cert'"
 tr '\n' ' ' <"$work/harmless/report.txt" | tr -s ' ' | grep -qF "explored: $cert" && ok ||
 	bad "the report does not state the explore certificate"
+
+run nohelper "$work/nohelper.patch"
+rc=$?
+[[ $rc == 2 ]] && ok || bad "a patch calling an unknown helper: exit $rc, expected 2: $(tail -n 5 "$work/nohelper.log")"
+head -n 1 "$work/nohelper/report.txt" | grep -q '^mbdiff check: PATCH DOES NOT COMPILE HERE$' && ok ||
+	bad "no DOES NOT COMPILE verdict first: $(head -n 3 "$work/nohelper/report.txt")"
+[[ $(grep -c 'mbd_no_such_helper' "$work/nohelper/report.txt") == 1 ]] &&
+	grep -Eq '^kcompat lacks `mbd_no_such_helper` \(patched mm/memblock\.c:[0-9]+\)$' "$work/nohelper/report.txt" &&
+	ok || bad "the missing helper is not named in one line: $(cat "$work/nohelper/report.txt")"
+[[ $(jq -r .verdict "$work/nohelper.json") == does-not-compile ]] && ok || bad "--json verdict is not does-not-compile"
+columns "$work/nohelper/report.txt"
 
 run broken "$work/broken.patch"
 rc=$?
