@@ -57,13 +57,13 @@ done
 command -v jq >/dev/null 2>&1 || mbd_die "jq not installed (bash scripts/setup.sh installs it)"
 
 export MBDIFF_DEB_CACHE=$debs
+mkdir -p "$out"
 if ! tree=$(bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --version "$base" --print 2>"$out.get.log" | tail -n 1) ||
 	[[ ! -f $tree/mm/memblock.c ]]; then
 	printf '%s: error: no linux-%s tree (%s)\n' "$MBD_PROG" "$base" "$out.get.log" >&2
 	exit 3
 fi
 rm -f "$out.get.log"
-mkdir -p "$out"
 out=$(mbd_abs "$out")
 
 # make_patch CASE FILE: the case's series, from the tree's lines
