@@ -146,6 +146,9 @@ text=$out/report.txt
 	printf '\n'
 	m '.patches[]' | sed 's/^/patch: /' | wrap 7
 	printf 'base:  %s\n' "$(m .base)" | wrap 7
+	if [[ $(m '.checked // empty') ]]; then
+		printf 'checked: %s\n' "$(m .checked)" | wrap 4
+	fi
 	if [[ $(m '.ignored_files | length') != 0 ]]; then
 		printf 'not compiled by mbdiff: %s\n' "$(m '.ignored_files | join(", ")')" | wrap 4
 	fi

@@ -86,11 +86,11 @@ fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=4 xtime=30 min_class=$MBD_DEFAU
 bdir=$MBD_BUILD/check trees=$MBD_BUILD/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
 alphabet=$MBD_ROOT/corpus/alphabets/default.alpha
-git_tree="" git_range="" base_only=0 ktests=1 coverage=1 base_version=
+git_tree="" git_range="" base_only=0 ktests=1 coverage=1 base_version= base_given=0 bdir_given=0
 inputs=()
 while (($#)); do
 	case $1 in
-	--base | --base=*) mbd_optval "$@"; bases=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--base | --base=*) mbd_optval "$@"; bases=$MBD_OPTVAL base_given=1; shift "$((MBD_SHIFT - 1))" ;;
 	--time | --time=*) mbd_optval "$@"; fuzz_time=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--runs | --runs=*) mbd_optval "$@"; fuzz_runs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--reach-runs | --reach-runs=*) mbd_optval "$@"; reach_runs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
@@ -102,7 +102,7 @@ while (($#)); do
 	--min-class | --min-class=*) mbd_optval "$@"; min_class=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--json | --json=*) mbd_optval "$@"; json=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	-o | --out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
-	--build-dir | --build-dir=*) mbd_optval "$@"; bdir=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
+	--build-dir | --build-dir=*) mbd_optval "$@"; bdir=$MBD_OPTVAL bdir_given=1; shift "$((MBD_SHIFT - 1))" ;;
 	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--trees | --trees=*) mbd_optval "$@"; trees=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
 	--seed | --seed=*) mbd_optval "$@"; seed=$MBD_OPTVAL; shift "$((MBD_SHIFT - 1))" ;;
@@ -132,10 +132,51 @@ mbd_check_uint --explore-time "$xtime" 1
 [[ -f $alphabet && -r $alphabet ]] || bad "--alphabet $alphabet: no such file"
 alphabet=$(mbd_abs "$alphabet")
 mbd_check_class "$min_class"
+# Run inside a kernel git tree (issue 32): the tree is implied. No
+# argument: the commits on top of the upstream branch, else HEAD^..HEAD;
+# one argument that is a revision or A..B and no file: that range; patch
+# files: applied to the tree's HEAD (unless --base names Debian bases).
+# Nothing is written into the tree: git show reads it, the files go to
+# the build folder.
+here="" range_note="" base_git="" base_rev=""
+if [[ ! $git_tree ]] && here=$(git rev-parse --show-toplevel 2>/dev/null) &&
+	[[ -f $here/mm/memblock.c && -f $here/include/linux/memblock.h ]]; then
+	if ((${#inputs[@]} == 0)); then
+		git_tree=$here
+		if up=$(git -C "$here" rev-parse --abbrev-ref --symbolic-full-name '@{upstream}' 2>/dev/null) &&
+			(($(git -C "$here" rev-list --count '@{upstream}..HEAD') > 0)); then
+			git_range=$(git -C "$here" merge-base '@{upstream}' HEAD)..HEAD
+			range_note="the commits on top of $up ($(git -C "$here" rev-list --count '@{upstream}..HEAD') in @{upstream}..HEAD)"
+		else
+			git_range=HEAD^..HEAD
+			range_note="HEAD^..HEAD (the last commit: $(if [[ ${up:-} ]]; then printf 'nothing on top of %s' "$up"; else printf 'the branch has no upstream'; fi))"
+		fi
+	elif ((${#inputs[@]} == 1)) && [[ ! -e ${inputs[0]} ]] &&
+		git -C "$here" rev-parse --verify -q "${inputs[0]%%..*}^{commit}" >/dev/null 2>&1; then
+		git_tree=$here git_range=${inputs[0]} inputs=()
+		range_note="$git_range, as asked"
+	elif ((!base_given)); then
+		base_git=$here
+		base_rev=$(git -C "$here" rev-parse --verify -q 'HEAD^{commit}') ||
+			bad "$here: a git tree without a commit (HEAD) to apply the patch to"
+		range_note="the patch on HEAD of $here (--base V checks it on Debian's linux-source V instead)"
+	else
+		here=""
+	fi
+	# what git show reads is the commit, not the work tree: say so
+	if [[ $here ]] && ! git -C "$here" diff --quiet HEAD -- mm/memblock.c include/linux/memblock.h 2>/dev/null; then
+		mbd_warn "$here has uncommitted changes to memblock: they are not checked (commit them, or: git diff HEAD >F.patch; $MBD_PROG F.patch)"
+	fi
+elif [[ $git_tree ]]; then
+	here=$(git -C "$git_tree" rev-parse --show-toplevel 2>/dev/null) || here=""
+else
+	here=""
+fi
 if [[ $git_tree ]]; then
 	((${#inputs[@]} == 0)) || mbd_usage_error "--tree takes no PATCH files"
+	base_git=$git_tree
 else
-	((${#inputs[@]})) || mbd_usage_error "no PATCH given (or --tree DIR REV-RANGE)"
+	((${#inputs[@]})) || mbd_usage_error "no PATCH given (or --tree DIR REV-RANGE, or run it inside a kernel git tree)"
 fi
 IFS=, read -r -a base_list <<<"$bases"
 for v in "${base_list[@]}"; do
@@ -145,8 +186,32 @@ for tool in patch git clang cmake jq; do
 	command -v "$tool" >/dev/null || broken "'$tool' not found (bash scripts/setup.sh installs it)"
 done
 
-out=$(mbd_abs "${out:-$MBD_OUT/check-$(mbd_timestamp)}")
+# Outputs: -o; in a checkout out/check-DATE; installed ./mbdiff-check-DATE,
+# or, when the current folder is a git work tree (the kernel's), the cache,
+# so that `git status` there stays clean.
+if [[ ! $out ]]; then
+	if ((!MBD_INSTALLED)); then
+		out=$MBD_OUT/check-$(mbd_timestamp)
+	elif wt=$(git rev-parse --show-toplevel 2>/dev/null); then
+		out=$MBD_CACHE/reports/$(basename "$wt")-check-$(mbd_timestamp)
+	else
+		out=$PWD/mbdiff-check-$(mbd_timestamp)
+	fi
+fi
+out=$(mbd_abs "$out")
+# A base from a git tree builds in that tree's own folder: two trees
+# checked at once do not share one; one folder is used by one check at
+# a time (the lock), the next waits.
+if [[ $base_git ]] && ((!bdir_given)); then
+	bdir=$MBD_BUILD/check-tree-$(printf '%s' "$(cd "$base_git" && pwd -P)" | sha1sum | cut -c1-12)
+fi
 bdir=$(mbd_abs "$bdir")
+mkdir -p "$(dirname "$bdir")"
+exec {bdir_lock}>"$bdir.lock"
+if ! flock -n "$bdir_lock"; then
+	mbd_log "another check is using $bdir: waiting for it"
+	flock "$bdir_lock"
+fi
 mkdir -p "$out"
 rm -rf "$out/series" "$out/memblock" "$out/keep" "$out/findings" "$out/rejects"
 mkdir -p "$out/series" "$out/memblock" "$out/keep"
@@ -183,7 +248,6 @@ split_one() { # split_one FILE: into $out/series/NNNN.patch
 	fi
 }
 
-base_rev=""
 if [[ $git_tree ]]; then
 	git -C "$git_tree" rev-parse --git-dir >/dev/null 2>&1 || bad "--tree $git_tree: not a git tree"
 	if [[ $git_range == *..* ]]; then
@@ -251,16 +315,28 @@ applies() {
 reversed() { grep -q 'Reversed (or previously applied) patch detected' "$1"; }
 
 base_tree="" base_name="" tried=() already=()
-if [[ $git_tree ]]; then
-	base_tree=$out/base-tree
+if [[ $base_git ]]; then
+	# in the build folder, each file rewritten only when it changed: the
+	# same base twice rebuilds nothing. The Makefile names the release
+	# (kcompat's era).
+	base_tree=$bdir/base-tree
 	mkdir -p "$base_tree/mm" "$base_tree/include/linux"
-	for f in mm/memblock.c include/linux/memblock.h; do
-		git -C "$git_tree" show "$base_rev:$f" >"$base_tree/$f" ||
-			bad "--tree $git_tree: $f does not exist at $base_rev"
+	for f in mm/memblock.c include/linux/memblock.h Makefile; do
+		if ! git -C "$base_git" show "$base_rev:$f" >"$base_tree/$f.new" 2>/dev/null; then
+			rm -f "$base_tree/$f.new"
+			[[ $f == Makefile ]] && { rm -f "$base_tree/$f"; continue; }
+			bad "$base_git: $f does not exist at $base_rev"
+		fi
+		if cmp -s "$base_tree/$f.new" "$base_tree/$f"; then rm -f "$base_tree/$f.new"; else mv "$base_tree/$f.new" "$base_tree/$f"; fi
 	done
-	base_name="$(git -C "$git_tree" describe --always "$base_rev" 2>/dev/null || echo "$base_rev") of $git_tree"
+	base_name="$(git -C "$base_git" describe --always "$base_rev" 2>/dev/null || echo "$base_rev") of $base_git"
 	applies "$base_tree" "$out/patched-check" || {
 		mkdir -p "$out/rejects"
+		if [[ ! $git_tree ]]; then
+			reversed "$out/patched-check.log" &&
+				bad "the patch is already applied in HEAD ($(git -C "$base_git" rev-parse --short "$base_rev")) of $base_git: a hunk matches reversed (--base V tries Debian's linux-source V)"
+			bad "the patch does not apply to HEAD of $base_git (--base V tries Debian's linux-source V): $(cat "$out/patched-check.log")"
+		fi
 		reversed "$out/patched-check.log" &&
 			bad "the series is already applied in its own base $base_rev (a hunk matches reversed)"
 		bad "the series does not apply to its own base $base_rev: $(cat "$out/patched-check.log")"
@@ -310,6 +386,7 @@ else
 	fi
 fi
 setmeta base "$(jstr "$base_name")"
+[[ $range_note ]] && setmeta checked "$(jstr "$range_note")"
 setmeta base_tree "$(jstr "$base_tree")"
 mbd_log "base: $base_name"
 t_base=$(mbd_now)

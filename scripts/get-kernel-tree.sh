@@ -269,10 +269,21 @@ for v in "${versions[@]}"; do
 		continue
 	fi
 	if ((force)) || ! have_tree "$tree"; then
+		# two checks at once fetch one version once: the second waits
+		mkdir -p "$dest"
+		exec {lockfd}>"$dest/.linux-$v.lock"
+		flock "$lockfd"
+		if ((!force)) && have_tree "$tree"; then
+			exec {lockfd}>&-
+			printf '%s\n' "$tree"
+			continue
+		fi
 		if ! fetch "$v"; then
+			exec {lockfd}>&-
 			status=1
 			continue
 		fi
+		exec {lockfd}>&-
 		mbd_log "$tree: $(cat "$tree/SOURCE")"
 	fi
 	printf '%s\n' "$tree"
