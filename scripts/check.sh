@@ -3,13 +3,17 @@
 #
 # Usage: scripts/check.sh [options] PATCH...
 #        scripts/check.sh [options] --tree DIR REV-RANGE
+#        scripts/check.sh [options] [REV-RANGE]   (inside a kernel git tree)
 #
 # mbdiff check: from a memblock patch to a verdict a maintainer can paste
 # into a reply. PATCH is a git format-patch file, an mbox or b4 series
 # (several patches, applied in order), or a plain diff; several files are
 # applied in the order given. --tree DIR REV-RANGE takes the commits of a
 # developer's own git tree (A..B, or one commit C meaning C^..C); the base
-# is then the tree at A.
+# is then the tree at A. Inside a kernel git tree the tree is implied: no
+# argument checks the commits on top of its upstream branch (else
+# HEAD^..HEAD), REV-RANGE those commits, PATCH is applied to its HEAD
+# (unless --base is given); nothing is written into it (docs/install.md).
 #
 # 1. Base: the newest real kernel the series applies to, exactly (no
 #    fuzz), among Debian's linux-source packages (--base; fetched by
@@ -52,8 +56,11 @@
 #                      (default corpus/alphabets/default.alpha)
 #   --min-class C      smallest class reported (default capacity)
 #   --json FILE        the report as JSON too
-#   -o, --out DIR      where everything goes (default out/check-DATE)
-#   --build-dir DIR    the check build (default build/check)
+#   -o, --out DIR      where everything goes (default out/check-DATE;
+#                      installed: ./mbdiff-check-DATE, or the cache's
+#                      reports/ inside a git work tree)
+#   --build-dir DIR    the check build (default build/check; a git tree's
+#                      base: build/check-tree-HASH, one per tree)
 #   --deb-cache DIR    .deb cache for get-kernel-tree.sh ($MBDIFF_DEB_CACHE)
 #   --trees DIR        where kernel trees are kept (default build/kernel-trees)
 #   --seed N           libFuzzer -seed (default 1: the same run twice)
