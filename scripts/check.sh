@@ -289,7 +289,12 @@ for p in "$out"/series/*.patch; do
 		/^-- ?$/ && sect { keep = 0 }
 		keep && !(/^--- / && !sect) { print }
 	' "$p" >"$mp"
-	subj=$(sed -n 's/^Subject:[[:space:]]*//p' "$p" | head -n 1)
+	# the first Subject: header, unfolded (a long one goes on in lines
+	# that start with a blank, RFC 5322)
+	subj=$(awk 'f && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+		f { exit }
+		/^Subject:/ { s = $0; sub(/^Subject:[ \t]*/, "", s); f = 1 }
+		END { print s }' "$p")
 	subjects+=("${subj:-$(basename "$p")}")
 	if [[ -f $mp.ignored ]]; then
 		while IFS= read -r x; do ignored+=("$x"); done <"$mp.ignored"

@@ -38,7 +38,8 @@
 #                    5.10 6.1 6.12 7.3); repeat for several
 #   --dest DIR       where to put linux-V/ (default: build/kernel-trees)
 #   --deb-cache DIR  where .debs are looked up and kept (default:
-#                    $MBDIFF_DEB_CACHE, else none)
+#                    $MBDIFF_DEB_CACHE, else none; installed: the
+#                    cache's debs/)
 #   --apt-dir DIR    the private apt configuration (default: build/apt)
 #   --update         refresh the package lists first
 #   --force          fetch again even if the tree is there

@@ -30,6 +30,8 @@ if [[ -e $MBD_ROOT/.mbdiff-installed || ! -w $MBD_ROOT ]]; then
 	MBD_INSTALLED=1
 	MBD_BUILD=$MBD_CACHE/build
 	MBD_OUT=$PWD/mbdiff-out
+	# the linux-source .debs too (kernel-suite.sh reads them again)
+	export MBDIFF_DEB_CACHE=${MBDIFF_DEB_CACHE:-$MBD_CACHE/debs}
 else
 	MBD_INSTALLED=0
 	MBD_BUILD=$MBD_ROOT/build

@@ -41,7 +41,7 @@ mbdiff=$prefix/bin/mbdiff
 
 # away(CMD...): run in WORK/elsewhere with only the installed files to go by
 away() {
-	(cd "$work/elsewhere" && env -u MBDIFF -u MBDIFF_DATA -u MBDIFF_SOURCE_DIR -u XDG_CACHE_HOME \
+	(cd "$work/elsewhere" && env -u MBDIFF -u MBDIFF_DATA -u MBDIFF_SOURCE_DIR -u XDG_CACHE_HOME -u MBDIFF_DEB_CACHE \
 		HOME="$work/home" "$@")
 }
 
@@ -91,8 +91,9 @@ out=$(away "$mbdiff" check --no-such-option 2>&1) || rc=$?
 	bad "installed check usage error: exit $rc: $out"
 
 # the scripts, installed, keep their state in the user's cache
-state=$(away env MBDIFF_DATA="$data" bash -c '. "$MBDIFF_DATA/scripts/lib.sh"; echo "$MBD_INSTALLED $MBD_BUILD $MBD_OUT"')
-[[ $state == "1 $work/home/.cache/mbdiff/build $work/elsewhere/mbdiff-out" ]] && ok || bad "installed lib.sh state: '$state'"
+state=$(away env MBDIFF_DATA="$data" bash -c '. "$MBDIFF_DATA/scripts/lib.sh"; echo "$MBD_INSTALLED $MBD_BUILD $MBD_OUT $MBDIFF_DEB_CACHE"')
+[[ $state == "1 $work/home/.cache/mbdiff/build $work/elsewhere/mbdiff-out $work/home/.cache/mbdiff/debs" ]] && ok ||
+	bad "installed lib.sh state: '$state'"
 state=$(away env XDG_CACHE_HOME="$work/xdg" MBDIFF_DATA="$data" bash -c '. "$MBDIFF_DATA/scripts/lib.sh"; echo "$MBD_BUILD"')
 [[ $state == "$work/xdg/mbdiff/build" ]] && ok || bad "XDG_CACHE_HOME not followed: '$state'"
 state=$(bash -c '. "$1/scripts/lib.sh"; echo "$MBD_INSTALLED $MBD_BUILD $MBD_OUT"' _ "$src")

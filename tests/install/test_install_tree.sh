@@ -64,7 +64,7 @@ sleep 1
 
 # intree(CMD...): in the tree's mm/ folder, only the installed files to go by
 intree() {
-	(cd "$lin/mm" && env -u MBDIFF -u MBDIFF_DATA -u MBDIFF_SOURCE_DIR -u XDG_CACHE_HOME \
+	(cd "$lin/mm" && env -u MBDIFF -u MBDIFF_DATA -u MBDIFF_SOURCE_DIR -u XDG_CACHE_HOME -u MBDIFF_DEB_CACHE \
 		HOME="$work/home" "$@")
 }
 
