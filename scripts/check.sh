@@ -679,9 +679,31 @@ for sig in "$out"/keep/*.sig; do
 	# the whole kept trace too: a patch that first behaves otherwise can
 	# break the contract a few calls later (the minimized one stops at the
 	# first difference)
-	if ! "${judge[@]}" "$fd/repro.mbt" "$out/keep/$h.mbt" >"$fd/judge.jsonl" 2>"$fd/judge.log"; then
-		broken "mbdiff judge failed on $fd/repro.mbt: $(tail -n 1 "$fd/judge.log")"
+	# one judge process a trace: a trace that dies under a sanitizer
+	# (the kept one can go on past the difference into a crash) is not
+	# judged; the crash itself is a bug of its own (crash triage below)
+	: >"$fd/judge.jsonl"
+	: >"$fd/judge.log"
+	judged=0 repro_ok=0
+	for t in "$fd/repro.mbt" "$out/keep/$h.mbt"; do
+		if "${judge[@]}" "$t" >>"$fd/judge.jsonl" 2>>"$fd/judge.log"; then
+			judged=$((judged + 1))
+			[[ $t == "$fd/repro.mbt" ]] && repro_ok=1
+		elif grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' "$fd/judge.log"; then
+			printf '%s\n' "$t: not judged: it crashes a variant (above)" >>"$fd/judge.log"
+		else
+			broken "mbdiff judge failed on $t: $(tail -n 1 "$fd/judge.log")"
+		fi
+	done
+	if ((judged == 0)); then
+		mbd_warn "finding $h: its traces crash a variant before they can be judged; the crash is triaged as a bug of its own ($fd/judge.log)"
+		rm -rf "$fd"
+		continue
 	fi
+	# one judged: it stands for both (the kept trace, if the minimized
+	# one is what crashes, is the reproducer)
+	((repro_ok)) || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
+	((judged == 2)) || sed -n 1p "$fd/judge.jsonl" >>"$fd/judge.jsonl"
 	jq -s --arg kept "$out/keep/$h.mbt" --arg repro "$fd/repro.mbt" --arg id "$h" \
 		--arg by "$(cat "$fd/found-by")" '
 		def rank: {regression: 5, both: 4, fix: 3, behaviour: 2, shared: 1, none: 0}[.kind] // 0;
