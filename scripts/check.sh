@@ -150,10 +150,12 @@ if [[ ! $git_tree ]] && here=$(git rev-parse --show-toplevel 2>/dev/null) &&
 	[[ -f $here/mm/memblock.c && -f $here/include/linux/memblock.h ]]; then
 	if ((${#inputs[@]} == 0)); then
 		git_tree=$here
-		if up=$(git -C "$here" rev-parse --abbrev-ref --symbolic-full-name '@{upstream}' 2>/dev/null) &&
-			(($(git -C "$here" rev-list --count '@{upstream}..HEAD') > 0)); then
+		ahead=0
+		up=$(git -C "$here" rev-parse --abbrev-ref --symbolic-full-name '@{upstream}' 2>/dev/null) &&
+			ahead=$(git -C "$here" rev-list --count '@{upstream}..HEAD')
+		if ((ahead > 0)); then
 			git_range=$(git -C "$here" merge-base '@{upstream}' HEAD)..HEAD
-			range_note="the commits on top of $up ($(git -C "$here" rev-list --count '@{upstream}..HEAD') in @{upstream}..HEAD)"
+			range_note="the commits on top of $up ($ahead in @{upstream}..HEAD)"
 		else
 			git_range=HEAD^..HEAD
 			range_note="HEAD^..HEAD (the last commit: $(if [[ ${up:-} ]]; then printf 'nothing on top of %s' "$up"; else printf 'the branch has no upstream'; fi))"
@@ -174,10 +176,6 @@ if [[ ! $git_tree ]] && here=$(git rev-parse --show-toplevel 2>/dev/null) &&
 	if [[ $here ]] && ! git -C "$here" diff --quiet HEAD -- mm/memblock.c include/linux/memblock.h 2>/dev/null; then
 		mbd_warn "$here has uncommitted changes to memblock: they are not checked (commit them, or: git diff HEAD >F.patch; $MBD_PROG F.patch)"
 	fi
-elif [[ $git_tree ]]; then
-	here=$(git -C "$git_tree" rev-parse --show-toplevel 2>/dev/null) || here=""
-else
-	here=""
 fi
 if [[ $git_tree ]]; then
 	((${#inputs[@]} == 0)) || mbd_usage_error "--tree takes no PATCH files"
@@ -686,28 +684,30 @@ for sig in "$out"/keep/*.sig; do
 	: >"$fd/judge.log"
 	judged=0 repro_ok=0
 	for t in "$fd/repro.mbt" "$out/keep/$h.mbt"; do
-		if "${judge[@]}" "$t" >>"$fd/judge.jsonl" 2>>"$fd/judge.log"; then
+		if "${judge[@]}" "$t" >>"$fd/judge.jsonl" 2>"$fd/judge.one"; then
 			judged=$((judged + 1))
 			[[ $t == "$fd/repro.mbt" ]] && repro_ok=1
-		elif grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' "$fd/judge.log"; then
-			printf '%s\n' "$t: not judged: it crashes a variant (above)" >>"$fd/judge.log"
+		elif grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' "$fd/judge.one"; then
+			printf '%s\n' "$t: not judged: it crashes a variant (below)" >>"$fd/judge.log"
 		else
-			broken "mbdiff judge failed on $t: $(tail -n 1 "$fd/judge.log")"
+			broken "mbdiff judge failed on $t: $(tail -n 1 "$fd/judge.one")"
 		fi
+		cat "$fd/judge.one" >>"$fd/judge.log"
 	done
+	rm -f "$fd/judge.one"
 	if ((judged == 0)); then
-		mbd_warn "finding $h: its traces crash a variant before they can be judged; the crash is triaged as a bug of its own ($fd/judge.log)"
+		mv "$fd/judge.log" "$out/keep/$h.judge.log"
+		mbd_warn "finding $h: its traces crash a variant before they can be judged; the crash is triaged as a bug of its own ($out/keep/$h.judge.log)"
 		rm -rf "$fd"
 		continue
 	fi
 	# one judged: it stands for both (the kept trace, if the minimized
 	# one is what crashes, is the reproducer)
 	((repro_ok)) || cp "$out/keep/$h.mbt" "$fd/repro.mbt"
-	((judged == 2)) || sed -n 1p "$fd/judge.jsonl" >>"$fd/judge.jsonl"
 	jq -s --arg kept "$out/keep/$h.mbt" --arg repro "$fd/repro.mbt" --arg id "$h" \
 		--arg by "$(cat "$fd/found-by")" '
 		def rank: {regression: 5, both: 4, fix: 3, behaviour: 2, shared: 1, none: 0}[.kind] // 0;
-		(if (.[1] | rank) > (.[0] | rank) then .[1] + {reproducer: $kept}
+		(if ((.[1] // .[0]) | rank) > (.[0] | rank) then .[1] + {reproducer: $kept}
 		 else .[0] + {reproducer: $repro} end) + {finding: $id, found_by: $by}' \
 		"$fd/judge.jsonl" >"$fd/judge.json"
 	"$mbdiff" replay --narrow --no-expect --count-baseline-faults --variants "$pair" \

@@ -25,6 +25,8 @@ work=$(realpath "$work")
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# shellcheck source=tests/install/untouched.sh
+. "$src/tests/install/untouched.sh"
 
 stamp=$work/stamp
 touch "$stamp"
@@ -117,10 +119,7 @@ fi
 
 # nothing written into the source tree (its build/ aside) or into HOME
 # but the cache; the work dir holds all the rest
-new=$(find "$src" \( -path "$src/build" -o -path "$src/.git" \) -prune -o -newer "$stamp" -print | head -n 5)
-[[ -z $new ]] && ok || bad "written into the source tree: $new"
-new=$(find "$work/home" -mindepth 1 -newer "$stamp" ! -path "$work/home/.cache*" -print | head -n 5)
-[[ -z $new ]] && ok || bad "written into HOME outside the cache: $new"
+untouched "$src" "$work/home" "$stamp"
 
 echo "$pass passed, $fail failed"
 ((fail == 0))

@@ -35,6 +35,8 @@ work=$(realpath "$work")
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# shellcheck source=tests/install/untouched.sh
+. "$src/tests/install/untouched.sh"
 
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
@@ -99,10 +101,7 @@ out=$(intree "$mbdiff" check --base-only "$patch" 2>&1) || rc=$?
 [[ -z $(g status --porcelain --ignored) ]] && ok || bad "git status is not clean: $(g status --porcelain --ignored)"
 new=$(find "$lin" -path "$lin/.git" -prune -o -newer "$stamp" -print | head -n 5)
 [[ -z $new ]] && ok || bad "written into the kernel tree: $new"
-new=$(find "$src" \( -path "$src/build" -o -path "$src/.git" \) -prune -o -newer "$stamp" -print | head -n 5)
-[[ -z $new ]] && ok || bad "written into the source tree: $new"
-new=$(find "$work/home" -mindepth 1 -newer "$stamp" ! -path "$work/home/.cache*" -print | head -n 5)
-[[ -z $new ]] && ok || bad "written into HOME outside the cache: $new"
+untouched "$src" "$work/home" "$stamp"
 
 echo "$pass passed, $fail failed"
 ((fail == 0))
