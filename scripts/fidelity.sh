@@ -26,8 +26,8 @@
 # --max-len B    longest input in bytes (libFuzzer -max_len; default 256,
 #                about 32 calls: short traces run fast and find as much)
 # --min-class C  ignore differences below class C
-# kernel:NAME must be registered in both builds (scripts/kernel-variant.sh
-# --preset default and --preset fuzz).
+# kernel:NAME must be in both builds: one scripts/kernel-variant.sh
+# registration serves every preset; then build default and fuzz.
 #
 # The last lines are machine-readable (scripts/fidelity-table.sh):
 #   fidelity-corpus: inputs=N agree=A known=K unexplained=U
@@ -80,7 +80,7 @@ mbdiff=$build_dir/mbdiff
 [[ -x $mbdiff ]] || mbd_die "$mbdiff not built: scripts/build.sh $preset"
 for v in "$baseline" "$variant"; do
 	"$mbdiff" list | grep -q "^$v[[:space:]]" ||
-		mbd_die "$v is not in $mbdiff (kernel variants: scripts/kernel-variant.sh --preset $preset --tree DIR --name NAME, then build)"
+		mbd_die "$v is not in $mbdiff (kernel variants: scripts/kernel-variant.sh --tree DIR --name NAME, then scripts/build.sh $preset)"
 done
 mkdir -p "$work"
 
@@ -120,7 +120,7 @@ if ((time > 0)); then
 	if [[ ! -x $fuzzer ]]; then
 		mbd_die "$fuzzer not built (scripts/build.sh fuzz): no fuzz campaign"
 	elif ! "$fuzz_dir/mbdiff" list 2>/dev/null | grep -q "^$variant[[:space:]]"; then
-		mbd_die "$variant is not in the fuzz build: scripts/kernel-variant.sh --preset fuzz ..., then scripts/build.sh fuzz"
+		mbd_die "$variant is not in the fuzz build: scripts/build.sh fuzz (registered with --preset default only? scripts/kernel-variant.sh --tree DIR --name NAME registers it for every preset)"
 	fi
 	mkdir -p "$work/crashes" "$work/corpus" "$work/unexplained"
 	fargs=("--variants=$baseline,$variant" "-max_total_time=$time"

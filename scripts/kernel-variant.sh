@@ -9,11 +9,14 @@
 # Build a kernel tree's own mm/memblock.c and include/linux/memblock.h
 # (plus optional patches, applied in order) as the variant kernel:NAME.
 # The entry "NAME=DIR[:P...]" is written to BUILD/kernel-variants.txt (the
-# build reads it at configure time; default preset: default) and the build
-# directory is reconfigured. The next build copies the two files into
-# BUILD/variants/kernel-NAME/, applies the patches and compiles them
-# through algorithms/kcompat and algorithms/glue.c. Nothing is copied into
-# the source tree. See docs/kernel-variants.md.
+# build reads it at configure time) of every preset's build (default, asan,
+# fuzz, ...: one registration serves replay, fuzz.sh and fidelity.sh), or
+# of the one build --preset or --build-dir names; the builds already
+# configured (and default) are reconfigured. --list without either shows
+# each entry once, with the presets that lack it. The next build copies
+# the two files into BUILD/variants/kernel-NAME/, applies the patches and
+# compiles them through algorithms/kcompat and algorithms/glue.c. Nothing
+# is copied into the source tree. See docs/kernel-variants.md.
 #
 # --stage ... is what the build runs for each kernel variant (internal).
 set -euo pipefail
@@ -323,7 +326,7 @@ fi
 
 # ---- user-facing ----------------------------------------------------------
 
-tree="" name="" preset=default build_dir="" mode=add configure=1
+tree="" name="" preset="" build_dir="" mode=add configure=1
 patches=()
 while (($#)); do
 	case $1 in
@@ -340,13 +343,59 @@ while (($#)); do
 	esac
 	shift
 done
+[[ -z $preset || -z $build_dir ]] || mbd_usage_error "--preset and --build-dir name the same thing: give one"
 
-[[ $build_dir ]] || build_dir=$(mbd_build_dir "$preset")
-build_dir=$(mbd_abs "$build_dir")
-list=$build_dir/kernel-variants.txt
+# Every preset a user can configure (CMakePresets.json, hidden ones left
+# out), default first; just default when the file or jq is missing.
+all_presets() {
+	local f=$MBD_ROOT/CMakePresets.json
+	printf 'default\n'
+	if [[ -f $f ]] && command -v jq >/dev/null; then
+		jq -r '.configurePresets[] | select((.hidden // false) | not) | .name' "$f" |
+			grep -vx default || true
+	fi
+}
+
+# The builds this call works on: the one named, or every preset's, so one
+# registration serves `mbdiff replay` (default), fuzz.sh and fidelity.sh
+# (fuzz, fuzz-plain, afl) alike. Lines "PRESET<TAB>DIR"; PRESET is empty
+# for --build-dir.
+targets=()
+if [[ $build_dir ]]; then
+	targets+=($'\t'"$(mbd_abs "$build_dir")")
+elif [[ $preset ]]; then
+	targets+=("$preset"$'\t'"$(mbd_abs "$(mbd_build_dir "$preset")")")
+else
+	while IFS= read -r p; do
+		targets+=("$p"$'\t'"$(mbd_abs "$(mbd_build_dir "$p")")")
+	done < <(all_presets)
+fi
 
 if [[ $mode == list ]]; then
-	[[ -f $list ]] && grep -v '^#' "$list" | sed 's/^/kernel:/'
+	if ((${#targets[@]} == 1)); then
+		list=${targets[0]#*$'\t'}/kernel-variants.txt
+		[[ -f $list ]] && grep -v '^#' "$list" | sed 's/^/kernel:/'
+		exit 0
+	fi
+	# every entry once, with the presets whose builds lack it
+	declare -A seen=()
+	order=()
+	for t in "${targets[@]}"; do
+		list=${t#*$'\t'}/kernel-variants.txt
+		[[ -f $list ]] || continue
+		while IFS= read -r e; do
+			[[ $e && $e != \#* ]] || continue
+			[[ ${seen[$e]+x} ]] || order+=("$e")
+			seen[$e]+=" ${t%%$'\t'*}"
+		done <"$list"
+	done
+	for e in "${order[@]}"; do
+		lack=""
+		for t in "${targets[@]}"; do
+			[[ " ${seen[$e]} " == *" ${t%%$'\t'*} "* ]] || lack+="${lack:+, }${t%%$'\t'*}"
+		done
+		printf 'kernel:%s%s\n' "$e" "${lack:+  (not in: $lack)}"
+	done
 	exit 0
 fi
 
@@ -372,20 +421,45 @@ if [[ $mode == add ]]; then
 	[[ $tree != *:* && $tree != *\;* ]] || mbd_die "tree path '$tree' must not contain ':' or ';'"
 fi
 
-mkdir -p "$build_dir"
-[[ -f $list ]] || printf '# kernel variants: name=tree[:patch...], one a line\n' >"$list"
-# replace any earlier entry of this name
-tmp=$(mktemp "$list.XXXXXX")
-grep -v "^$name=" "$list" >"$tmp" || true
-[[ $entry ]] && printf '%s\n' "$entry" >>"$tmp"
-mv "$tmp" "$list"
-mbd_log "$list: $(grep -vc '^#' "$list" || true) kernel variant(s)"
+# The entry into (or out of) one build's list, replacing any earlier
+# entry of this name; the list is swapped in whole, never half written.
+write_entry() {
+	local dir=$1 list=$1/kernel-variants.txt tmp
+	mkdir -p "$dir"
+	[[ -f $list ]] || printf '# kernel variants: name=tree[:patch...], one a line\n' >"$list"
+	tmp=$(mktemp "$list.XXXXXX")
+	grep -v "^$name=" "$list" >"$tmp" || true
+	[[ $entry ]] && printf '%s\n' "$entry" >>"$tmp"
+	mv "$tmp" "$list"
+	mbd_log "$list: $(grep -vc '^#' "$list" || true) kernel variant(s)"
+}
 
-if ((configure)); then
-	if [[ -f $build_dir/CMakeCache.txt ]]; then
-		cmake "$build_dir" >/dev/null
+# Reconfigure a build that exists. A build named by --preset or
+# --build-dir (configured as default), and the default preset, are
+# configured when they do not exist yet; the other presets (the fuzz ones
+# need clang) read the list when they are first configured.
+configure_build() {
+	local p=$1 dir=$2
+	if [[ -f $dir/CMakeCache.txt ]]; then
+		cmake "$dir" >/dev/null
+	elif ((named)) || [[ $p == default ]]; then
+		(cd "$MBD_ROOT" && cmake --preset "${p:-default}" -B "$dir" >/dev/null)
 	else
-		(cd "$MBD_ROOT" && cmake --preset "$preset" -B "$build_dir" >/dev/null)
+		return 0
 	fi
-	mbd_log "configured $build_dir: build it (scripts/build.sh $preset) and use --variants reference,kernel:$name"
+	mbd_log "configured $dir"
+}
+
+named=0
+[[ $preset || $build_dir ]] && named=1
+for t in "${targets[@]}"; do
+	write_entry "${t#*$'\t'}"
+done
+if ((configure)); then
+	for t in "${targets[@]}"; do
+		configure_build "${t%%$'\t'*}" "${t#*$'\t'}"
+	done
+	if [[ $mode == add ]]; then
+		mbd_log "build it (scripts/build.sh ${preset:-default}) and use --variants reference,kernel:$name"
+	fi
 fi
