@@ -24,9 +24,9 @@
 #    kernel:patched (plus our reference), in their own build folder
 #    (--build-dir, default build/check), incrementally.
 # 3. Search: a quick explore (every trace of <= --explore-depth calls over
-#    --alphabet, mbdiff explore -j 2, at most --explore-time s), then
-#    corpus/seeds, corpus/regressions and corpus/real replayed, then
-#    libFuzzer for --time seconds, going on past every finding and
+#    --alphabet, at most --explore-time s) on one core, while on the other
+#    corpus/seeds, corpus/regressions and corpus/real are replayed and
+#    libFuzzer runs for --time seconds, going on past every finding and
 #    keeping each distinct signature of class --min-class or worse; the
 #    oracle checks both variants after every call.
 # 4. Each finding is minimized and judged (`mbdiff judge`: regression,
@@ -50,7 +50,8 @@
 #   --reach-runs N     boot-array search for a bug the lift does not reach:
 #                      N libFuzzer runs (default 300; 0: skip)
 #   --explore-depth K  quick explore: calls per trace (default 4; 0: skip)
-#   --explore-time S   quick explore: at most S s (default 30; when it runs
+#   --explore-time S   quick explore: at most S s (default: as long as the
+#                      fuzzing it runs beside, at least 30; when it runs
 #                      out, the deepest finished depth is certified)
 #   --alphabet FILE    quick explore's alphabet
 #                      (default corpus/alphabets/default.alpha)
@@ -89,7 +90,7 @@ broken() { # the check itself failed: exit 3
 }
 
 bases=7.3,7.2,6.12,6.1,5.10
-fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=4 xtime=30 min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
+fuzz_time=120 fuzz_runs="" reach_runs=300 xdepth=4 xtime="" min_class=$MBD_DEFAULT_CLASS json="" out="" seed=1
 bdir=$MBD_BUILD/check trees=$MBD_BUILD/kernel-trees
 debs=${MBDIFF_DEB_CACHE:-}
 alphabet=$MBD_ROOT/corpus/alphabets/default.alpha
@@ -134,7 +135,7 @@ mbd_check_uint --reach-runs "$reach_runs" 0
 [[ $fuzz_runs ]] && mbd_check_uint --runs "$fuzz_runs" 0
 mbd_check_uint --seed "$seed" 0
 mbd_check_uint --explore-depth "$xdepth" 0
-mbd_check_uint --explore-time "$xtime" 1
+[[ -z $xtime ]] || mbd_check_uint --explore-time "$xtime" 1
 ((xdepth <= 1000)) || mbd_usage_error "--explore-depth must be at most 1000, got '$xdepth'"
 [[ -f $alphabet && -r $alphabet ]] || bad "--alphabet $alphabet: no such file"
 alphabet=$(mbd_abs "$alphabet")
@@ -478,46 +479,52 @@ mbdiff=$bdir/mbdiff
 setmeta mbdiff "$(jstr "$mbdiff")"
 fuzz=$bdir/fuzz_diff
 pair=kernel:base,kernel:patched
-topts=("--variants=$pair" "--min-class=$min_class" --no-expect --count-baseline-faults "--keep-going=$out/keep")
+topts=("--variants=$pair" "--min-class=$min_class" --no-expect --count-baseline-faults)
 # hangs are findings: libFuzzer writes timeout-* (an input takes ms,
 # 5 s is a thousand times that even on a loaded machine; triage confirms)
-lfopts=(-timeout=5 "-artifact_prefix=$out/keep/")
+# and where findings go: kopts KEEP-DIR sets kept=(...)
+lfopts=(-timeout=5)
+kopts() { kept=("--keep-going=$1" "-artifact_prefix=$1/"); }
+kopts "$out/keep"
 
 # A patch that crashes on the fuzz target's warm-up trace would end every
 # process before its first input: say so, and search without it.
 mkdir -p "$out/empty"
-if ! "$fuzz" "${topts[@]}" -runs=0 "$out/empty" >"$out/warm-up.log" 2>&1 &&
+if ! "$fuzz" "${topts[@]}" "${kept[@]}" -runs=0 "$out/empty" >"$out/warm-up.log" 2>&1 &&
 	grep -q 'ERROR: \(AddressSanitizer\|UndefinedBehaviorSanitizer\|libFuzzer\)\|runtime error:' "$out/warm-up.log"; then
 	mbd_warn "the patched code crashes on the fuzz target's warm-up trace ($out/warm-up.log): searching without it"
 	topts+=(--no-warm-up)
 fi
 
-# drop_crashers: a corpus input libFuzzer's artifact names (crash-SHA1 of
-# the input) crashes the variants as it is loaded: take it out of the
-# corpus, or every restart dies on it again
+# drop_crashers [KEEP-DIR]: a corpus input libFuzzer's artifact names
+# (crash-SHA1 of the input) crashes the variants as it is loaded: take it
+# out of the corpus, or every restart dies on it again
 drop_crashers() {
 	local -A bad=()
-	local a h f
-	for a in "$out"/keep/crash-* "$out"/keep/timeout-* "$out"/keep/leak-* "$out"/keep/oom-*; do
+	local a h f k=${1:-$out/keep}
+	for a in "$k"/crash-* "$k"/timeout-* "$k"/leak-* "$k"/oom-*; do
 		[[ -f $a && $a != *.variants ]] && bad[${a##*-}]=1
 	done
 	((${#bad[@]})) || return 0
 	# one sha1sum for the whole corpus: the names are hashes, no blanks
 	while read -r h f; do
 		[[ ${bad[$h]:-} ]] && rm -f -- "$f"
-	done < <(find "$out/corpus-in" "$out/corpus" \( -type f -o -type l \) -print0 | xargs -0 -r sha1sum)
+	done < <(find "$out/corpus-in" "$out/corpus" "$out/explore-in" \( -type f -o -type l \) -print0 2>/dev/null |
+		xargs -0 -r sha1sum)
 	return 0
 }
-# lf_replay LOG INPUT...: -runs=0 over the inputs, going on past crashes
-# (each crashing input is dropped, at most 50 times)
+# lf_replay KEEP-DIR LOG INPUT...: -runs=0 over the inputs, findings
+# into KEEP-DIR, going on past crashes (each crashing input is dropped, at
+# most 50 times)
 lf_replay() {
-	local log=$1 i n
-	shift
+	local k=$1 log=$2 i n kept
+	shift 2
+	kopts "$k"
 	for ((i = 0; i < 50; i++)); do
-		n=$(find "$out/keep" -maxdepth 1 -name 'crash-*' | wc -l)
-		"$fuzz" "${topts[@]}" "${lfopts[@]}" -runs=0 "$@" >"$log.$i" 2>&1 && break
-		drop_crashers
-		(($(find "$out/keep" -maxdepth 1 -name 'crash-*' | wc -l) > n)) || break
+		n=$(find "$k" -maxdepth 1 -name 'crash-*' | wc -l)
+		"$fuzz" "${topts[@]}" "${kept[@]}" "${lfopts[@]}" -runs=0 "$@" >"$log.$i" 2>&1 && break
+		drop_crashers "$k"
+		(($(find "$k" -maxdepth 1 -name 'crash-*' | wc -l) > n)) || break
 	done
 	cat "$log".* >"$log" 2>/dev/null
 	rm -f "$log".*
@@ -525,34 +532,66 @@ lf_replay() {
 
 # ---- 4. search ---------------------------------------------------------------
 
-# A quick explore first: every trace of <= xdepth calls over the alphabet.
-# Its shortest counterexamples go through the fuzz target like the corpus
-# below, so they land in keep/ under the same signature keys (one finding
-# per key, whoever found it first); clean, its certificate is reported.
-xjson=null
+# The quick explore: every trace of <= xdepth calls over the alphabet. It
+# runs beside the corpus replay and libFuzzer (one process, one core), on
+# the other core, so it costs no wall time while fuzzing lasts; alone
+# (--time 0) it takes both cores. Its budget: --explore-time, by default
+# 30 s alone and as long as the fuzzing beside it.
+xjson=null xpid="" xo=$out/explore
+t_xstart=$(mbd_now) t_explored=$t_xstart
 if ((xdepth > 0)); then
-	xo=$out/explore
+	xjobs=2 xbudget=${xtime:-30}
+	if [[ ! $fuzz_runs ]] && ((fuzz_time > 0)) || [[ $fuzz_runs && $fuzz_runs != 0 ]]; then
+		xjobs=1
+		[[ $xtime || $fuzz_runs ]] || xbudget=$((fuzz_time > 30 ? fuzz_time : 30))
+	fi
 	rm -rf "$xo"
-	xrc=0
-	nice -n 10 "$mbdiff" explore --quiet --alphabet "$alphabet" --variants "$pair" \
-		--depth "$xdepth" --time "$xtime" -j 2 --min-class "$min_class" --no-expect --count-baseline-faults \
-		-o "$xo" >"$out/explore.log" 2>&1 || xrc=$?
+	run_explore() {
+		exec nice -n 10 "$mbdiff" explore --quiet --alphabet "$alphabet" --variants "$pair" \
+			--depth "$xdepth" --time "$xbudget" -j "$xjobs" --min-class "$min_class" --no-expect \
+			--count-baseline-faults -o "$xo" >"$out/explore.log" 2>&1
+	}
+	# its own process group: a check that stops (a signal, an error)
+	# takes it and its workers with it
+	trap mbd_kill_children EXIT
+	mbd_spawn run_explore
+	xpid=$MBD_LAST_PID
+fi
+
+# explore_finish: wait for the explore; its shortest counterexamples go
+# through the fuzz target like the corpus, into their own keep folder,
+# then into keep/ under the same signature keys: a key fuzzing found too
+# gets explore's trace (every shorter trace agrees) and found-by explore.
+explore_finish() {
+	local xrc xfound s h a
+	mbd_wait "$xpid"
+	xrc=$MBD_WAIT_RC xpid=""
+	t_explored=$(mbd_now)
 	mapfile -t xfound < <(find "$xo" -maxdepth 1 -name '[0-9]*.mbt' 2>/dev/null | sort)
 	if ((${#xfound[@]})); then
-		mkdir -p "$out/explore-in"
+		mkdir -p "$out/explore-in" "$out/keep-explore"
 		cp "${xfound[@]}" "$out/explore-in/"
-		lf_replay "$out/explore-replay.log" "$out/explore-in"
-		for s in "$out"/keep/*.sig; do [[ -f $s ]] && touch "${s%.sig}.explore"; done
+		lf_replay "$out/keep-explore" "$out/explore-replay.log" "$out/explore-in"
+		for s in "$out"/keep-explore/*.sig; do
+			[[ -f $s ]] || continue
+			h=$(basename "$s" .sig)
+			cp "$out/keep-explore/$h.mbt" "$out/keep/$h.mbt"
+			cp "$s" "$out/keep/$h.sig"
+			rm -f "$out/keep/$h.corpus"
+			touch "$out/keep/$h.explore"
+		done
+		for a in "$out"/keep-explore/*; do
+			[[ $a == *.sig || $a == *.mbt || -e $out/keep/$(basename "$a") ]] || cp "$a" "$out/keep/"
+		done
 	fi
 	# "explore: V over alphabet A (...): depth D, N traces, S distinct states, R runs, T s"
+	local xline xcert="" xstop xerr=""
 	xline=$(grep -m 1 '^explore: .* over alphabet ' "$out/explore.log" || true)
-	xcert=""
 	[[ -f $xo/certificate.txt ]] && xcert=$(sed -n 's/^claim //p' "$xo/certificate.txt")
 	xstop=$(sed -n 's/^explore: stopped before depth [0-9]*: //p' "$out/explore.log" | head -n 1)
-	xerr=""
 	if ((xrc != 0 && xrc != 1)); then
 		# a sanitizer report ends the explore process: say which crash,
-		# the fuzz stage below finds and triages it with a reproducer
+		# the fuzz stage finds and triages it with a reproducer
 		xerr=$(grep -m 1 -o 'ERROR: [A-Za-z]*Sanitizer: [a-z-]*\|runtime error: .*' "$out/explore.log" || true)
 		if [[ -n $xerr ]]; then
 			xerr="a variant crashed during explore (${xerr#ERROR: }); the crash is triaged below"
@@ -560,18 +599,18 @@ if ((xdepth > 0)); then
 			xerr=$(grep -m 1 '^mbdiff[ :]' "$out/explore.log" || echo "exit $xrc")
 		fi
 	fi
-	xjson=$(jq -n --arg alpha "$alphabet" --argjson depth "$xdepth" --argjson time "$xtime" \
+	xjson=$(jq -n --arg alpha "$alphabet" --argjson depth "$xdepth" --argjson time "$xbudget" \
+		--argjson jobs "$xjobs" \
 		--argjson done "$(sed -n 's/.*: depth \([0-9]*\), .*/\1/p' <<<"$xline" | grep . || echo 0)" \
 		--arg secs "$(sed -n 's/.* \([0-9.]*\) s$/\1/p' <<<"$xline" | grep . || echo 0)" \
 		--argjson found "${#xfound[@]}" --arg cert "$xcert" --arg stop "$xstop" --arg err "$xerr" \
-		'{alphabet: $alpha, depth: $depth, time_limit: $time, depth_done: $done,
+		'{alphabet: $alpha, depth: $depth, time_limit: $time, jobs: $jobs, depth_done: $done,
 		  seconds: ($secs | tonumber), counterexamples: $found,
 		  certificate: (if $cert == "" then null else $cert end),
 		  stopped: (if $stop == "" then null else $stop end),
 		  error: (if $err == "" then null else $err end)}')
 	mbd_log "explore: ${#xfound[@]} counterexample(s)${xcert:+; $xcert}"
-fi
-t_explored=$(mbd_now)
+}
 
 corpus=()
 for d in seeds regressions real; do
@@ -584,12 +623,11 @@ mkdir -p "$out/corpus-in"
 for f in "${cfiles[@]}"; do
 	ln -sf "$f" "$out/corpus-in/$(echo "$f" | sed "s|$MBD_ROOT/corpus/||; s|/|_|g")"
 done
-lf_replay "$out/replay.log" "$out/corpus-in"
+lf_replay "$out/keep" "$out/replay.log" "$out/corpus-in"
 t_replayed=$(mbd_now)
 corpus_findings=$(find "$out/keep" -name '*.sig' | wc -l)
-corpus_findings=$((corpus_findings - $(find "$out/keep" -name '*.explore' | wc -l)))
 mbd_log "corpus: ${#cfiles[@]} inputs replayed, $corpus_findings signature(s)"
-for s in "$out"/keep/*.sig; do [[ -f $s && ! -f ${s%.sig}.explore ]] && touch "${s%.sig}.corpus"; done
+for s in "$out"/keep/*.sig; do [[ -f $s ]] && touch "${s%.sig}.corpus"; done
 
 execs=0 restarts=0 crash_cap=20
 # bounded by --runs (executions) or --time (seconds); a sanitizer crash
@@ -606,7 +644,7 @@ deadline=$(($(date +%s) + fuzz_time))
 t_fuzz=$(mbd_now)
 while bound=() && fuzz_more && ((${#bound[@]})); do
 	log=$out/fuzz-$restarts.log
-	nice -n 10 "$fuzz" "${topts[@]}" "${lfopts[@]}" "${bound[@]}" -seed="$((seed + restarts))" \
+	nice -n 10 "$fuzz" "${topts[@]}" "${kept[@]}" "${lfopts[@]}" "${bound[@]}" -seed="$((seed + restarts))" \
 		-print_final_stats=1 -max_len=4096 \
 		"$out/corpus" "$out/corpus-in" >"$log" 2>&1 || true
 	ran=$(mbd_lf_execs "$log")
@@ -625,6 +663,7 @@ while bound=() && fuzz_more && ((${#bound[@]})); do
 		break
 	fi
 done
+[[ -z $xpid ]] || explore_finish
 for f in "$out"/keep/crash-*; do
 	[[ -f $f && $f != *.variants ]] && printf '%s\n' "$pair" >"$f.variants"
 done
@@ -636,8 +675,8 @@ setmeta search "$(jq -n --argjson corpus "${#cfiles[@]}" --argjson execs "$execs
 	  fuzz_runs: (if $runs == "" then null else ($runs | tonumber) end), engine_runs: $restarts, min_class: $mc}')"
 setmeta explore "$xjson"
 setmeta timings "$(jq -n --arg b "$(mbd_elapsed "$t_start" "$t_base")" \
-	--arg x "$(mbd_elapsed "$t_built" "$t_explored")" \
-	--arg c "$(mbd_elapsed "$t_base" "$t_built")" --arg r "$(mbd_elapsed "$t_explored" "$t_replayed")" \
+	--arg x "$(mbd_elapsed "$t_xstart" "$t_explored")" \
+	--arg c "$(mbd_elapsed "$t_base" "$t_built")" --arg r "$(mbd_elapsed "$t_xstart" "$t_replayed")" \
 	--arg f "$(mbd_elapsed "$t_base" "$t_replayed")" --arg s "$(mbd_elapsed "$t_replayed" "$t_done")" \
 	'{find_base_s: ($b|tonumber), build_s: ($c|tonumber), corpus_replay_s: ($r|tonumber),
 	  base_to_first_fuzz_exec_s: ($f|tonumber), fuzz_s: ($s|tonumber), explore_s: ($x|tonumber)}')"

@@ -102,6 +102,16 @@ frames() {
 		END { if (type != "") printf "%s|%s|%s|%s\n", type, s, frames, where }' "$log"
 }
 
+# api_call LOG: the memblock call the trace made when it crashed: the
+# frame glue.c called in the report's first stack (the kernel's own log
+# lines also name calls memblock makes inside, such as the free of an old
+# array); empty when the stack does not show it
+api_call() {
+	awk '/^ *#[0-9]+ 0x[0-9a-f]+ in / {
+		if ($4 == "mbd_glue_call") { if (prev ~ /^_*memblock_|^slab_/) print prev; exit }
+		prev = $4 }' "$1"
+}
+
 # bug STATE: the state's bug (its hash input): type, side, innermost frame, line
 bug() {
 	local type side frames where
@@ -166,9 +176,12 @@ for h in "${!best[@]}"; do
 			--variants "$pair" "$d/repro.mbt" -o "$d/min.mbt" >"$d/minimize.log" 2>&1; [[ -f $d/min.mbt ]]; then
 		rc=0
 		replay "$d/min.mbt" "$d/min.log" || rc=$?
-		if [[ $(bug "$(state "$d/min.log" "$rc")") == "$(bug "$st")" ]]; then
+		mst=$(state "$d/min.log" "$rc")
+		if [[ $(bug "$mst") == "$(bug "$st")" ]]; then
 			mv "$d/min.mbt" "$d/repro.mbt"
 			mv "$d/min.log" "$d/sanitizer.txt"
+			# the same site; the frames above it are the reproducer's
+			IFS='|' read -r type side frames where <<<"$mst"
 		fi
 	fi
 	rm -f "$d/min.mbt" "$d/min.log"
@@ -203,7 +216,8 @@ for h in "${!best[@]}"; do
 		title="$type in ${frames%% <*}()"
 		what="$type in $frames"
 	fi
-	call=$(grep -o '^\[[^]]*\] memblock_[a-z_]*' "$d/sanitizer.txt" | tail -n 1 | sed 's/^\[[^]]*\] //')
+	call=$(api_call "$d/sanitizer.txt")
+	[[ $call ]] || call=$(grep -o '^\[[^]]*\] memblock_[a-z_]*' "$d/sanitizer.txt" | tail -n 1 | sed 's/^\[[^]]*\] //')
 	jq -n --arg kind "$kind" --arg key "$key" --arg cls "$cls" --arg title "$title" --arg site "$site" \
 		--arg what "$what" --arg call "$call" --argjson n "$(grep -c '^memblock_\|^slab_available' "$d/repro.mbt" || true)" \
 		--argjson arts "${count[$h]}" --arg from "$(printf '%s' "${callers[$h]}" | cut -d'|' -f1 | sed '/</!s/.*/(called directly)/; s/^[^<]*< *//' | sort -u)" --arg repro "$d/repro.mbt" --arg side "$side" '
