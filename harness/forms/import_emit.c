@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What the importer writes: source lines as comments, calls and checkpoints as .mbt. */
+/*
+ * What the importer writes: source lines as comments, calls and checkpoints
+ * as .mbt; and what the written calls leave in the arrays, as far as it
+ * follows them.
+ */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +103,31 @@ void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag)
 		c[n] = ((unsigned char)*p >= 0x20 && (unsigned char)*p <= 0x7e) || *p == '\t' ? *p : '?';
 	c[n] = '\0';
 	mbd_imp_printf(&x->body, "# %s:%u%s: %s\n", l->src, l->no, tag, c);
+}
+
+/*
+ * What the emitted calls reserved (for the frees import_frees.c infers),
+ * marked NOMAP and removed, as far as the importer follows them.
+ */
+void mbd_imp_track(struct ictx *x, const struct mbd_op *op)
+{
+	uint64_t end = op->size > UINT64_MAX - op->base ? UINT64_MAX : op->base + op->size;
+	int r = 0;
+
+	if (op->kind == MBD_OP_RESERVE || op->kind == MBD_OP_RESERVE_KERN)
+		r = mbd_iset_add(&x->rsv, op->base, end, 0, 0);
+	else if (op->kind == MBD_OP_PHYS_FREE)
+		r = mbd_iset_sub(&x->rsv, op->base, end);
+	/* and memory's NOMAP ranges (import_infer.c) */
+	if (op->kind == MBD_OP_MARK_NOMAP ||
+	    ((op->kind == MBD_OP_ADD || op->kind == MBD_OP_ADD_NODE) && (op->flags & MBD_FLAG_NOMAP)))
+		r |= mbd_iset_add(&x->nomap, op->base, end, 0, 0);
+	else if (op->kind == MBD_OP_CLEAR_NOMAP || op->kind == MBD_OP_REMOVE)
+		r |= mbd_iset_sub(&x->nomap, op->base, end);
+	if (op->kind == MBD_OP_REMOVE)
+		r |= mbd_iset_add(&x->removed, op->base, end, 0, 0);
+	if (r)
+		x->body.oom = 1;
 }
 
 void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op, unsigned no)

@@ -84,28 +84,6 @@ int mbd_imp_do_meminfo(struct ictx *x, const struct line *l)
 	return 0;
 }
 
-/* What the emitted calls reserved, as far as the importer follows them. */
-void mbd_imp_track(struct ictx *x, const struct mbd_op *op)
-{
-	uint64_t end = op->size > UINT64_MAX - op->base ? UINT64_MAX : op->base + op->size;
-	int r = 0;
-
-	if (op->kind == MBD_OP_RESERVE || op->kind == MBD_OP_RESERVE_KERN)
-		r = mbd_iset_add(&x->rsv, op->base, end, 0, 0);
-	else if (op->kind == MBD_OP_PHYS_FREE)
-		r = mbd_iset_sub(&x->rsv, op->base, end);
-	/* and memory's NOMAP ranges (import_infer.c) */
-	if (op->kind == MBD_OP_MARK_NOMAP ||
-	    ((op->kind == MBD_OP_ADD || op->kind == MBD_OP_ADD_NODE) && (op->flags & MBD_FLAG_NOMAP)))
-		r |= mbd_iset_add(&x->nomap, op->base, end, 0, 0);
-	else if (op->kind == MBD_OP_CLEAR_NOMAP || op->kind == MBD_OP_REMOVE)
-		r |= mbd_iset_sub(&x->nomap, op->base, end);
-	if (op->kind == MBD_OP_REMOVE)
-		r |= mbd_iset_add(&x->removed, op->base, end, 0, 0);
-	if (r)
-		x->body.oom = 1;
-}
-
 /* Whole 4 KiB pages of [s, e), as __free_reserved_area() counts them. */
 static uint64_t kib_freed(uint64_t s, uint64_t e)
 {

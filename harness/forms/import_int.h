@@ -4,9 +4,10 @@
  * lines and their classes, the context of one import. Private to forms/.
  *   import_prefix.c  what comes before the kernel's text (stamps, syslog, kmsg)
  *   import_lines.c   reading a line: numbers, what kind it is
- *   import_emit.c    writing .mbt: comments, calls, checkpoints
+ *   import_emit.c    writing .mbt: comments, calls, checkpoints; what the
+ *                    written calls reserved, marked NOMAP, removed
  *   import_dump.c    MEMBLOCK configuration dumps -> state and checkpoints
- *   import_state.c   debugfs memblock arrays -> checkpoints
+ *   import_state.c   debugfs memblock arrays -> checkpoints; where a table starts
  *   import_views.c   which array an unnamed debugfs table is
  *   import_infer.c   calls memblock=debug never shows, inferred from a dump
  *   import_frees.c   free_reserved_area() frees, placed by the final view
@@ -105,7 +106,7 @@ struct ictx {
 	 * dump: what that dump shows beyond them predates memblock=debug */
 	struct cover cov[2];
 	int hint;              /* array the last line named (debugfs views): 0, 1, -1 */
-	struct mbd_iset rsv;   /* what the emitted calls reserved (import_frees.c) */
+	struct mbd_iset rsv;   /* what the emitted calls reserved (mbd_imp_track) */
 	struct mbd_iset nomap; /* memory the emitted calls marked NOMAP */
 	struct mbd_iset removed; /* ranges logged memblock_remove calls took out */
 	struct freeing frees[MBD_IMP_MAX_FREES];
@@ -181,6 +182,9 @@ void mbd_imp_comment(struct ictx *x, const struct line *l, const char *tag);
  * refuse is refused here, at source line no: 0 for x->cur). */
 void mbd_imp_emit_op_to(struct ictx *x, struct obuf *b, const struct mbd_op *op, unsigned no);
 void mbd_imp_emit_op(struct ictx *x, const struct mbd_op *op);
+/* Follow a call's effect on what the importer keeps of the arrays (x->rsv,
+ * x->nomap, x->removed): every written call, and those the model makes itself. */
+void mbd_imp_track(struct ictx *x, const struct mbd_op *op);
 
 void mbd_imp_emit_range(struct ictx *x, uint32_t kind, uint64_t base, uint64_t size);
 
@@ -233,8 +237,6 @@ int mbd_imp_do_freeing(struct ictx *x, const struct line *l);
 int mbd_imp_do_meminfo(struct ictx *x, const struct line *l);
 /* Keep the memory regions (with nodes) a dump shows. */
 void mbd_imp_note_memnodes(struct ictx *x, const struct dump *d);
-/* Follow an emitted call's effect on memblock.reserved. */
-void mbd_imp_track(struct ictx *x, const struct mbd_op *op);
 /* Before the final debugfs view of reserved: the frees it shows. */
 void mbd_imp_infer_frees(struct ictx *x, const struct dump *d);
 
@@ -249,17 +251,17 @@ const struct line *mbd_imp_e820_cut(const struct line *ls, size_t n);
  * model has not (RSV_KERN, ...) leave e's flags unchecked and set *unknown. */
 int mbd_imp_state_line(const char *s, struct mbd_expect *e, bool *unknown);
 
-/* Does l name a debugfs table after it ("cat .../memblock/reserved", a
- * marker): 1 reserved, 0 memory, -1 no (only '#' and unrecognised lines do). */
-int mbd_imp_names_array(const struct line *l);
 /* Does a debugfs table start at ls[i] (its index restarts at 0)? */
 bool mbd_imp_view_starts(const struct line *ls, size_t i);
-/* Tell every debugfs table's array (line.view); -1: out of memory. */
-int mbd_imp_views(struct line *ls, size_t n);
-
 /* A debugfs view starting at ls[i]: a checkpoint of the array the line
  * before it named; returns the index of its last line. */
 size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i);
+
+/* Does l name a debugfs table after it ("cat .../memblock/reserved", a
+ * marker): 1 reserved, 0 memory, -1 no (only '#' and unrecognised lines do). */
+int mbd_imp_names_array(const struct line *l);
+/* Tell every debugfs table's array (line.view); -1: out of memory. */
+int mbd_imp_views(struct line *ls, size_t n);
 
 /* What the first dump shows beyond the logged calls, as calls before all. */
 void mbd_imp_infer_pre(struct ictx *x, const struct dump *d, const struct line *first);

@@ -98,6 +98,21 @@ int mbd_imp_state_line(const char *s, struct mbd_expect *e, bool *unknown)
 	return 1;
 }
 
+/* The "N:" index of a debugfs line. */
+static uint64_t index_of(const char *s)
+{
+	uint64_t v = 0;
+
+	mbd_imp_decnum(s, &v, &s);
+	return v;
+}
+
+bool mbd_imp_view_starts(const struct line *ls, size_t i)
+{
+	return ls[i].cls == L_STATE &&
+	       (i == 0 || ls[i - 1].cls != L_STATE || index_of(ls[i].s) == 0);
+}
+
 size_t mbd_imp_state(struct ictx *x, struct line *ls, size_t n, size_t i)
 {
 	struct dump *d = calloc(1, sizeof(*d));

@@ -25,26 +25,11 @@ struct view {
 	bool named;
 };
 
-/* The "N:" index of a debugfs line. */
-static uint64_t index_of(const char *s)
-{
-	uint64_t v = 0;
-
-	mbd_imp_decnum(s, &v, &s);
-	return v;
-}
-
 int mbd_imp_names_array(const struct line *l)
 {
 	if (l->cls != L_HEADER && l->cls != L_OTHER)
 		return -1; /* a call's "reserve_memory" caller names no table */
 	return strstr(l->s, "reserved") ? 1 : strstr(l->s, "memory") ? 0 : -1;
-}
-
-bool mbd_imp_view_starts(const struct line *ls, size_t i)
-{
-	return ls[i].cls == L_STATE &&
-	       (i == 0 || ls[i - 1].cls != L_STATE || index_of(ls[i].s) == 0);
 }
 
 /* Flags only one array has: 0 memory, 1 reserved, -1 neither. */

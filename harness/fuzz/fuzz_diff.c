@@ -46,6 +46,7 @@ static struct {
 	struct mbd_known known;
 	struct mbd_sigset seen_known;
 	char **env_words;       /* $MBDIFF_ARGS split: g.opts points into it */
+	mbd_fuzz_kept_fn kept;  /* the op mutator's, once it runs */
 } g;
 
 static _Noreturn void bad_options(void)
@@ -256,8 +257,10 @@ static bool divergence_kept(const struct mbd_trace *t, const struct mbd_verdict 
 	return k != MBD_KEEP_WANTED;
 }
 
-/* In fuzz_mutate.c, which the plain replay drivers do not link. */
-#pragma weak mbd_fuzz_mutated_trace
+void mbd_fuzz_target_kept(mbd_fuzz_kept_fn fn)
+{
+	g.kept = fn;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -274,8 +277,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * text is no input at all, since replay would refuse it too. The op
 	 * mutator's own output needs no decode: it kept the trace.
 	 */
-	t = mbd_fuzz_mutated_trace && !g.opts.boot ?
-		mbd_fuzz_mutated_trace(data, size) : NULL;
+	t = g.kept && !g.opts.boot ? g.kept(data, size) : NULL;
 	/* (text-looking bytes stay text, as replay reads them) */
 	if (t && mbd_input_is_text(data, size))
 		t = NULL;

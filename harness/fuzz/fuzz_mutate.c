@@ -24,6 +24,12 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
 
 static struct mbd_mutator *m;
 
+/* The trace of our last output, for the target (mbd_fuzz_target_kept()). */
+static const struct mbd_trace *kept_trace(const uint8_t *data, size_t size)
+{
+	return mbd_mutator_last(m, data, size);
+}
+
 static struct mbd_mutator *ops_mutator(void)
 {
 	const struct mbd_fuzz_opts *o = mbd_fuzz_target_opts();
@@ -36,6 +42,7 @@ static struct mbd_mutator *ops_mutator(void)
 			fputs("mbdiff: out of memory (mutator)\n", stderr);
 			abort();
 		}
+		mbd_fuzz_target_kept(kept_trace);
 	}
 	return m;
 }
@@ -72,9 +79,4 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
 	if (!m)
 		return 0;
 	return mbd_crossover(m, data1, size1, data2, size2, out, max_out_size, seed);
-}
-
-const struct mbd_trace *mbd_fuzz_mutated_trace(const uint8_t *data, size_t size)
-{
-	return m ? mbd_mutator_last(m, data, size) : NULL;
 }

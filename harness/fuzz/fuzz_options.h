@@ -85,9 +85,15 @@ void mbd_fuzz_usage(FILE *out, const char *prog);
  * if the engine has not (options from $MBDIFF_ARGS then). */
 const struct mbd_fuzz_opts *mbd_fuzz_target_opts(void);
 
-/* The trace of data when it is the op mutator's last output
- * (fuzz_mutate.c; mbd_mutator_last), else NULL. */
-const struct mbd_trace *mbd_fuzz_mutated_trace(const uint8_t *data, size_t size);
+/*
+ * The op mutator's last output needs no decode: when fuzz_mutate.c makes
+ * its mutator it hands the target fn, which gives the trace of data when
+ * data is that output (mbd_mutator_last), else NULL. Handed over, not
+ * called by name: the mutator calls the target (mbd_fuzz_target_opts()),
+ * not the other way round, and the plain drivers link no mutator.
+ */
+typedef const struct mbd_trace *(*mbd_fuzz_kept_fn)(const uint8_t *data, size_t size);
+void mbd_fuzz_target_kept(mbd_fuzz_kept_fn fn);
 
 /*
  * Split s at blanks into a malloc'd, NULL-terminated vector (no quoting:

@@ -3,7 +3,7 @@
  * The compact encoder's shortcuts give the bytes the long way gives:
  * - its filters (extremes, ring granules) only skip scans that find
  *   nothing, and its unchecked first pick is the checked pick: this file
- *   compiles bin_compact.c a second time without either
+ *   compiles the encoder (bin_compact*.c) a second time without either
  *   (MBD_COMPACT_NO_SHORTCUTS) and both encode the same random traces;
  * - a hint (the input the mutator changed) keeps its bytes only where a
  *   fresh encode writes the same: the common prefix, and after a call
@@ -26,7 +26,12 @@
 #define mbd_bin_encode_compact_normal slow_encode_compact_normal
 #define mbd_bin_marks_new slow_marks_new
 #define mbd_bin_marks_free slow_marks_free
+/* its shared functions get names of their own (bin_compact_int.h) */
 #include "bin_compact.c"
+#include "bin_compact_extreme.c"
+#include "bin_compact_marks.c"
+#include "bin_compact_operand.c"
+#include "bin_compact_scan.c"
 #undef mbd_bin_encode_compact
 #undef mbd_bin_encode_compact_from
 #undef mbd_bin_encode_compact_normal
@@ -214,7 +219,7 @@ static int marks_agree(int k, int *resumed)
 	normalize_all(&t);
 	ok &= marked_agrees(&t, &e0, m0, ops0, SIZE_MAX, &e1, m1, &n1, k, what);
 	*resumed += e1.len >= 0 && e1.ends[0] < (size_t)e1.len &&
-		    shared_calls(&t, m0, ops0, (size_t)e0.len) > 0;
+		    mbd_compact_shared_calls(&t, m0, ops0, (size_t)e0.len) > 0;
 	if (e1.len < 0)
 		goto out;
 	if (t.n_ops)

@@ -286,7 +286,7 @@ FAKE_VARIANT(crash, "fake-crash", MBD_KIND_MUTANT, FM_CRASH,
 	     "abort() on remove at the base of the reserve just before");
 
 /*
- * Tests link state.c, which refers to the build's registry. When the real
+ * Tests link variant.c, which refers to the build's registry. When the real
  * generated registry is linked in it wins; otherwise this weak one does.
  */
 __attribute__((weak)) const struct mbd_variant *const mbd_variants[] = {
