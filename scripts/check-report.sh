@@ -7,7 +7,8 @@
 # this last; run it again to re-render): plain text in at most 72 columns,
 # to stdout and DIR/report.txt; with --json the same as JSON. The first
 # screen is the verdict over all bugs (DIR/bugs.json, scripts/check-bugs.sh),
-# one line or two per bug, worst first, and the command that replays each;
+# the bugs worst first (in 40 lines: with title and site, else one line
+# each, else the worst and a count), and the command that replays each;
 # the details follow. Exit (the verdict's): 0 CLEAN, 0 FIXES (the patch
 # fixes mainline faults and brings in none), 1 REGRESSION, 4 CRASH (a
 # sanitizer crash or hang in the patched code), 5 BEHAVIOUR CHANGE (both
@@ -128,8 +129,8 @@ who() {
 }
 sigs=$(find "$out/findings" -name judge.json 2>/dev/null | wc -l)
 shared=$(jq -r '.shared // 0' "$out/bugs/not-bugs.json" 2>/dev/null || echo 0)
-text=$out/report.txt
-{
+# The verdict and what was searched: the first lines of the report.
+first_part() {
 	case $verdict in
 	crash) printf 'mbdiff check: CRASH - %s; the patched code dies\n' "$(plural "$n_reg" bug)$(also)" ;;
 	regression) printf 'mbdiff check: REGRESSION - %s the patch brings in%s\n' "$(plural "$n_reg" bug)" "$(also)" ;;
@@ -184,18 +185,72 @@ text=$out/report.txt
 		jq -r 'select(.kind == "shared") | .key | sub("^both break "; "")' "$out/bugs/.all.jsonl" |
 			sort | uniq -c | sort -rn | awk '{ n = $1; $1 = ""; printf "  %s (%d)\n", substr($0, 2), n }' | wrap 4
 	fi
-	if ((n)); then
-		printf '\nbugs, worst first (who is wrong, class, 128-slot arrays):\n'
-		for ((i = 0; i < n; i++)); do
-			b=$(jq -c ".[$i]" "$bugs")
-			id=$(jq -r .id <<<"$b")
-			r=$(cat "$out/bugs/$id/reachable" 2>/dev/null || echo "not searched")
-			case $r in yes*) r=reachable ;; not\ searched) r="not searched" ;; *) r="not reachable" ;; esac
-			printf '%2d %-10s %-9s %s\n' "$((i + 1))" "$(jq -r .kind <<<"$b" | sed 's/^both$/both wrong/; s/^behaviour$/behaviour/')" \
-				"$(jq -r .class <<<"$b")" "$r"
+}
+
+# reach ID: "reachable", "not reachable" or "not searched"
+reach() {
+	local r
+	r=$(cat "$out/bugs/$1/reachable" 2>/dev/null || echo "not searched")
+	case $r in yes*) echo reachable ;; not\ searched) echo "not searched" ;; *) echo "not reachable" ;; esac
+}
+kind_name() { jq -r .kind <<<"$1" | sed 's/^both$/both wrong/'; }
+# a bug's title made short for its one line: the common phrases of the
+# contract clauses, then cut at the column
+short_title() {
+	sed 's/bytes present that the calls made should not be there/bytes no call put there/
+		s/bytes missing that the calls made should be there/bytes a call put there are gone/
+		s/the memory and reserved arrays share bytes/the two arrays overlap/
+		s/the right bytes with other flags or node id/other flags or node id/
+		s/other coverage, each side consistent with its own calls/other coverage, both consistent/
+		s/ returns another value or address/ returns otherwise/
+		s/ grows or moves differently/ grows or moves otherwise/' <<<"$1" |
+		awk -v w="$2" '{ if (length($0) > w) $0 = substr($0, 1, w - 3) "..."; print }'
+}
+
+# The bugs, worst first, within the first screen (about 40 lines with the
+# lines above and the reproduce command): each with its title and site
+# when they fit, else one line each, else the first ones and a count.
+bug_list() {
+	local i b id full="" compact="" room shown
+	for ((i = 0; i < n; i++)); do
+		b=$(jq -c ".[$i]" "$bugs")
+		id=$(jq -r .id <<<"$b")
+		full+=$(printf '%2d %-10s %-9s %s\n' "$((i + 1))" "$(kind_name "$b")" "$(jq -r .class <<<"$b")" "$(reach "$id")"
 			printf '   %s\n' "$(jq -r .title <<<"$b")" | wrap 5
 			[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '   at %s\n' "$(jq -r .site <<<"$b")" | wrap 6
-		done
+			printf 'x')
+		full=${full%x}
+		compact+=$(printf '%2d %-10s %-9s %-3s %s\n' "$((i + 1))" "$(kind_name "$b")" "$(jq -r .class <<<"$b")" \
+			"$(case $(reach "$id") in reachable) echo yes ;; not\ searched) echo "?" ;; *) echo no ;; esac)" \
+			"$(short_title "$(jq -r .title <<<"$b")" 44)"
+			printf 'x')
+		compact=${compact%x}
+	done
+	# what is left of 40 lines: the lines above, this header and its
+	# blank line, the reproduce command (six lines), the blank line and
+	# the heading of the first bug's details
+	room=$((40 - $(printf '%s\n' "$headtxt" | wc -l) - 2 - 6 - 2))
+	if (($(printf '%s' "$full" | wc -l) <= room)); then
+		printf '\nbugs, worst first (who is wrong, class, 128-slot arrays):\n'
+		printf '%s' "$full"
+		return
+	fi
+	printf '\nbugs, worst first (who is wrong, class, reachable at 128 slots):\n'
+	if ((n <= room)); then
+		printf '%s' "$compact"
+	else
+		shown=$((room > 2 ? room - 1 : 1))
+		printf '%s' "$compact" | head -n "$shown"
+		printf '   ... and %d more (bug %d of %d onwards, below)\n' "$((n - shown))" "$((shown + 1))" "$n"
+	fi
+}
+
+text=$out/report.txt
+headtxt=$(first_part)
+{
+	printf '%s\n' "$headtxt"
+	if ((n)); then
+		bug_list
 		nn=01
 		((n > 1)) && nn=NN
 		printf '\nreproduce (the check build'\''s mbdiff%s):\n' "$( ((n > 1)) && printf '; NN = 01..%02d' "$n")"

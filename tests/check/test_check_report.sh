@@ -16,8 +16,9 @@
 #  - a behaviour change alone: BEHAVIOUR CHANGE, exit 5; both wrong alone
 #    is one too (mainline is wrong first, the patch otherwise);
 #  - a failed explore is said, not hidden;
-#  - the first screen (up to the first bug's details) fits 40 lines and
-#    every line is at most 72 columns (paths excepted).
+#  - the first screen (up to the first bug's details) fits 40 lines, with
+#    30 bugs too (one line each, the first ones and a count), and every
+#    line is at most 72 columns (paths excepted).
 set -uo pipefail
 src=${1:?usage: test_check_report.sh SOURCE_DIR MBDIFF}
 . "$src/tests/lib/check_lib.sh"
@@ -115,6 +116,28 @@ grep -q "$r/bugs/01/repro.mbt" "$r/report.txt" && ok || bad "regression: no comm
 shown=$(sed -n '1,/^bug 1 of/p' "$r/report.txt" | wc -l)
 ((shown <= 40)) && ok || bad "regression: the first screen is $shown lines"
 columns "$r/report.txt"
+
+# many bugs: one line each on the first screen, then the first ones and a
+# count; the details of every one follow
+many=$work/many
+meta "$many" "$noexp"
+for ((j = 10; j < 40; j++)); do
+	finding "$many" "${j}00000000000000" regression \
+		"the patch breaks contract: reserved: a clause of a rather long name number $j" coverage memblock_add 3
+done
+render "$many"
+rc=$?
+[[ $rc == 1 ]] && ok || bad "many: exit $rc, expected 1: $(cat "$many.log")"
+shown=$(sed -n '1,/^bug 1 of/p' "$many/report.txt" | wc -l)
+((shown <= 40)) && ok || bad "many: the first screen is $shown lines"
+grep -q '^ 1 regression coverage  ?   contract: reserved: a clause' "$many/report.txt" && ok ||
+	bad "many: bug 1 is not one line: $(sed -n '/^bugs, worst/,+2p' "$many/report.txt")"
+more=$(sed -n 's/^   \.\.\. and \([0-9]*\) more (bug \([0-9]*\) of 30 onwards, below)$/\1 \2/p' "$many/report.txt")
+listed=$(grep -c '^[ 0-9][0-9] regression coverage ' "$many/report.txt")
+[[ $more && $((listed + ${more% *})) == 30 && $((listed + 1)) == "${more#* }" ]] && ok ||
+	bad "many: $listed listed, then '$more'"
+[[ $(grep -c '^bug [0-9]* of 30: ' "$many/report.txt") == 30 ]] && ok || bad "many: not every bug has its details"
+columns "$many/report.txt"
 
 # a fix and a behaviour change: FIXES, exit 0
 x=$work/fix
