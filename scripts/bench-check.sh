@@ -34,37 +34,14 @@ set -euo pipefail
 orig_args=("$@")
 base=7.3 fuzz_time=60 cases=clean,findings,fix out=$MBD_BUILD/bench-check
 debs=${MBDIFF_DEB_CACHE:-}
-while (($#)); do
-	case $1 in
-	--base | --base=*) mbd_optval "$@"; base=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
-	--time | --time=*) mbd_optval "$@"; fuzz_time=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
-	--case | --case=*) mbd_optval "$@"; cases=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
-	--out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
-	--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
-	-h | --help) mbd_help "$0"; exit 0 ;;
-	*) mbd_usage_error "unknown argument '$1'" ;;
-	esac
-done
-mbd_check_uint --time "$fuzz_time" 0
-[[ $base =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--base '$base': expected a version such as 7.3"
-IFS=, read -r -a want <<<"$cases"
+mbd_bench_check_args "$@"
 for c in "${want[@]}"; do
 	case $c in
 	clean | findings | fix) ;;
 	*) mbd_usage_error "--case '$c': expected clean, findings or fix" ;;
 	esac
 done
-command -v jq >/dev/null 2>&1 || mbd_die "jq not installed (bash scripts/setup.sh installs it)"
-
-export MBDIFF_DEB_CACHE=$debs
-mkdir -p "$out"
-if ! tree=$(bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --version "$base" --print 2>"$out.get.log" | tail -n 1) ||
-	[[ ! -f $tree/mm/memblock.c ]]; then
-	printf '%s: error: no linux-%s tree (%s)\n' "$MBD_PROG" "$base" "$out.get.log" >&2
-	exit 3
-fi
-rm -f "$out.get.log"
-out=$(mbd_abs "$out")
+mbd_bench_check_setup
 
 # make_patch CASE FILE: the case's series, from the tree's lines
 make_patch() {

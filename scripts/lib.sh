@@ -205,6 +205,50 @@ mbd_bench_mbdiff() {
 	mbd_abs "$file"
 }
 
+# The options of the check benchmarks (bench-check.sh, bench-verdicts.sh):
+# --base --time --case --out --deb-cache over the defaults the caller set
+# in base, fuzz_time, cases, out and debs; the cases asked for in want[].
+mbd_bench_check_args() {
+	while (($#)); do
+		case $1 in
+		--base | --base=*) mbd_optval "$@"; base=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+		--time | --time=*) mbd_optval "$@"; fuzz_time=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+		--case | --case=*) mbd_optval "$@"; cases=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+		--out | --out=*) mbd_optval "$@"; out=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+		--deb-cache | --deb-cache=*) mbd_optval "$@"; debs=$MBD_OPTVAL; shift "$MBD_SHIFT" ;;
+		-h | --help) mbd_help "$0"; exit 0 ;;
+		*) mbd_usage_error "unknown argument '$1'" ;;
+		esac
+	done
+	mbd_check_uint --time "$fuzz_time" 0
+	[[ $base =~ ^[0-9]+\.[0-9]+$ ]] || mbd_usage_error "--base '$base': expected a version such as 7.3"
+	IFS=, read -r -a want <<<"$cases"
+}
+
+# After them: jq, the .deb cache, the output folder (absolute) and the
+# base tree in tree.
+mbd_bench_check_setup() {
+	command -v jq >/dev/null 2>&1 || mbd_die "jq not installed (bash scripts/setup.sh installs it)"
+	export MBDIFF_DEB_CACHE=$debs
+	mkdir -p "$out"
+	tree=$(mbd_bench_tree "$base" "$out.get.log")
+	out=$(mbd_abs "$out")
+}
+
+# mbd_bench_tree V LOG: the linux-V tree a benchmark checks against
+# (scripts/get-kernel-tree.sh), its path on stdout; none: one line naming
+# LOG and exit 3 (the benchmarks' "cannot be had").
+mbd_bench_tree() {
+	local t
+	if ! t=$(bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --version "$1" --print 2>"$2" | tail -n 1) ||
+		[[ ! -f $t/mm/memblock.c ]]; then
+		printf '%s: error: no linux-%s tree (%s)\n' "$MBD_PROG" "$1" "$2" >&2
+		exit 3
+	fi
+	rm -f "$2"
+	printf '%s\n' "$t"
+}
+
 # "CPU model, N cores, kernel": the machine line of benchmark headers.
 mbd_machine() {
 	printf '%s, %s cores, %s\n' \
