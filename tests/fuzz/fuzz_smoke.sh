@@ -148,6 +148,10 @@ clean)
 	check "libFuzzer exited 0 (got $rc)" test "$rc" -eq 0
 	check "libFuzzer ran all $runs inputs" grep -q "Done $runs runs" "$log"
 	check "no divergence was reported" test -z "$(signature "$log")"
+	# a target whose code under test has no counters sees 1 to 3 features
+	# and keeps nothing: it fuzzes blind (fuzz_decode and fuzz_import did)
+	ft=$(sed -n 's/^#[0-9]*[[:space:]]*DONE .* ft: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+	check "libFuzzer had coverage feedback (ft: ${ft:-none}, at least 100)" test "${ft:-0}" -ge 100
 	check "no artifact was written" test -z "$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))"
 	# fuzz_diff hands libFuzzer a stream that writes whole lines, one
 	# write(2) each (harness/fuzz/fuzz_lines.c); --verbose counts them
