@@ -28,6 +28,9 @@
 #                an older commit's (defaults; --quick --rounds 3 --seeds 0)
 #   check        scripts/bench-check.sh: mbdiff check end to end
 #                (defaults; --quick --case clean --time 10)
+#   verdicts     scripts/bench-verdicts.sh: check's verdicts on patches
+#                of known truth (defaults; --quick --case
+#                refactor-min,merge-count --time 10)
 #   reliability  scripts/bench-reliability.sh (defaults, hours; --quick
 #                reduced counts, no AFL++ and no compiler matrix)
 #   afl          scripts/bench-afl-divergence.sh (defaults; --quick
@@ -58,7 +61,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 orig_args=("$@")
-all_sections="explore real twin fuzz divergence speed check reliability afl"
+all_sections="explore real twin fuzz divergence speed check verdicts reliability afl"
 quick_sections="explore,real,twin,fuzz"
 only='' quick=0 no_build=0
 out=$MBD_ROOT/docs/figures.md
@@ -173,6 +176,11 @@ commands_for() { # SECTION
 		local q=()
 		((quick)) && q=(--case clean --time 10)
 		add_cmd bench-check "${q[@]}" --out "$wrel/check"
+		;;
+	verdicts)
+		local q=()
+		((quick)) && q=(--case refactor-min,merge-count --time 10)
+		add_cmd bench-verdicts "${q[@]}" --out "$wrel/verdicts"
 		;;
 	reliability)
 		local q=()

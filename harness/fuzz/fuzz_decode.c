@@ -69,9 +69,10 @@ static void check_bounded(const struct mbd_trace *t, size_t max_ops)
 
 	if (t->n_ops > max_ops)
 		violated("too many ops", t);
-	if (c->memory_max < 1 || c->memory_max > MBD_INIT_REGIONS ||
-	    c->reserved_max < 1 || c->reserved_max > MBD_INIT_REGIONS)
-		violated("config max out of 1..128", t);
+	/* .mbt may ask for boot arrays larger than 128 slots (lifted traces) */
+	if (c->memory_max < 1 || c->memory_max > MBD_MAX_BOOT_REGIONS ||
+	    c->reserved_max < 1 || c->reserved_max > MBD_MAX_BOOT_REGIONS)
+		violated("config max out of 1..MBD_MAX_BOOT_REGIONS", t);
 	for (size_t i = 0; i < t->n_ops; i++) {
 		struct mbd_op op = t->ops[i];
 
@@ -179,7 +180,9 @@ static void as_text(const uint8_t *data, size_t size)
 	} else {
 		check_bounded(&t, SIZE_MAX);
 		check_print(&t);
-		if (t.n_ops <= MBD_FUZZ_MAX_OPS) {
+		/* the binary form holds boot arrays of up to 128 slots */
+		if (t.n_ops <= MBD_FUZZ_MAX_OPS && t.cfg.memory_max <= MBD_INIT_REGIONS &&
+		    t.cfg.reserved_max <= MBD_INIT_REGIONS) {
 			check_encode(&t, MBD_DECODER_STRUCTURED);
 			check_encode(&t, MBD_DECODER_NAIVE);
 		}
