@@ -76,19 +76,7 @@ for c in "${want[@]}"; do
 		mbd_log "$c: not for base $base: skipped"
 		continue
 	fi
-	o=$out/$c
-	rm -rf "$o"
-	mbd_log "$c: scripts/check.sh --base $base --time $fuzz_time $(mbd_rel "$p")"
-	t0=$(mbd_now)
-	rc=0
-	bash "$MBD_ROOT/scripts/check.sh" --base "$base" --time "$fuzz_time" -o "$o" \
-		--json "$o.json" "$p" >"$o.log" 2>&1 || rc=$?
-	wall=$(mbd_elapsed "$t0")
-	if ((rc == 3)); then
-		printf '%s: error: the %s check failed (exit 3): %s\n' "$MBD_PROG" "$c" "$o.log" >&2
-		exit 3
-	fi
-	verdict=$(jq -r '.verdict // "?"' "$o.json" 2>/dev/null || echo "?")
+	mbd_bench_run_check "$c" "$p"
 	nbugs=$(jq -r '(.bugs // []) | length' "$o.json" 2>/dev/null || echo "?")
 	met=no
 	awk -v w="$wall" -v t="${target[$c]}" 'BEGIN { exit !(w <= t) }' && met=yes

@@ -103,19 +103,7 @@ rows=() agree=0 ran=0
 for c in "${want[@]}"; do
 	p=$out/$c.patch
 	make_patch "$c" "$p" || continue
-	o=$out/$c
-	rm -rf "$o"
-	mbd_log "$c: scripts/check.sh --base $base --time $fuzz_time $(mbd_rel "$p")"
-	t0=$(mbd_now)
-	rc=0
-	bash "$MBD_ROOT/scripts/check.sh" --base "$base" --time "$fuzz_time" --no-kernel-tests \
-		--reach-runs 0 -o "$o" --json "$o.json" "$p" >"$o.log" 2>&1 || rc=$?
-	wall=$(mbd_elapsed "$t0")
-	if ((rc == 3)); then
-		printf '%s: error: the %s check failed (exit 3): %s\n' "$MBD_PROG" "$c" "$o.log" >&2
-		exit 3
-	fi
-	verdict=$(jq -r '.verdict // "?"' "$o.json" 2>/dev/null || echo "?")
+	mbd_bench_run_check "$c" "$p" --no-kernel-tests --reach-runs 0
 	nbugs=$(jq -r '[(.bugs // [])[] | select(.kind != "behaviour")] | length' "$o.json" 2>/dev/null || echo "?")
 	nbeh=$(jq -r '[(.bugs // [])[] | select(.kind == "behaviour")] | length' "$o.json" 2>/dev/null || echo "?")
 	ok=no

@@ -541,7 +541,8 @@ xjson=null xpid="" xo=$out/explore
 t_xstart=$(mbd_now) t_explored=$t_xstart
 if ((xdepth > 0)); then
 	xjobs=2 xbudget=${xtime:-30}
-	if [[ ! $fuzz_runs ]] && ((fuzz_time > 0)) || [[ $fuzz_runs && $fuzz_runs != 0 ]]; then
+	# libFuzzer runs beside it (--runs wins over --time): one core each
+	if ((${fuzz_runs:-$fuzz_time} > 0)); then
 		xjobs=1
 		[[ $xtime || $fuzz_runs ]] || xbudget=$((fuzz_time > 30 ? fuzz_time : 30))
 	fi

@@ -235,6 +235,27 @@ mbd_bench_check_setup() {
 	out=$(mbd_abs "$out")
 }
 
+# mbd_bench_run_check CASE PATCH [CHECK-OPTION...]: one check of the
+# benchmark, into out/CASE (+ .json, .log); sets o, rc, wall (s) and
+# verdict. A check that itself failed (exit 3) ends the benchmark, exit 3.
+mbd_bench_run_check() {
+	local c=$1 p=$2 t0
+	shift 2
+	o=$out/$c
+	rm -rf "$o"
+	mbd_log "$c: scripts/check.sh --base $base --time $fuzz_time ${*:+$* }$(mbd_rel "$p")"
+	t0=$(mbd_now)
+	rc=0
+	bash "$MBD_ROOT/scripts/check.sh" --base "$base" --time "$fuzz_time" "$@" -o "$o" \
+		--json "$o.json" "$p" >"$o.log" 2>&1 || rc=$?
+	wall=$(mbd_elapsed "$t0")
+	if ((rc == 3)); then
+		printf '%s: error: the %s check failed (exit 3): %s\n' "$MBD_PROG" "$c" "$o.log" >&2
+		exit 3
+	fi
+	verdict=$(jq -r '.verdict // "?"' "$o.json" 2>/dev/null || echo "?")
+}
+
 # mbd_bench_tree V LOG: the linux-V tree a benchmark checks against
 # (scripts/get-kernel-tree.sh), its path on stdout; none: one line naming
 # LOG and exit 3 (the benchmarks' "cannot be had").
