@@ -37,6 +37,8 @@ _Static_assert(ARRAY_SIZE(memblock_memory_init_regions) >= MBD_INIT_REGIONS &&
 	       ARRAY_SIZE(memblock_reserved_init_regions) == MBD_MAX_BOOT_REGIONS,
 	       "boot arrays must hold the largest max a config asks for");
 
+static void mbd_glue_arrays_hash(uint64_t h[2]);
+
 static unsigned long MBD_KC_NO_COVERAGE mbd_glue_max(uint32_t want, size_t slots)
 {
 	/* a smaller max just uses fewer of the boot array's slots */
@@ -196,8 +198,10 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 	mbd_glue_note_arrays();
 	mbd_glue_kstate_restore();
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
-		     cfg->movable, verbose,
+		     cfg->movable, verbose & ~MBD_RESET_EVENTS,
 		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
+	mbd_kc.events = (verbose & MBD_RESET_EVENTS) != 0;
+	mbd_kc.arrays_hash = mbd_glue_arrays_hash;
 	/* then the configuration, as for the reference */
 	memblock.memory.max = mbd_glue_max(cfg->memory_max, ARRAY_SIZE(memblock_memory_init_regions));
 	memblock.reserved.max = mbd_glue_max(cfg->reserved_max,
@@ -205,7 +209,8 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 	mbd_glue_boot_limits();
 	memblock.bottom_up = cfg->bottom_up;
 	memblock.current_limit = mbd_glue_limit(cfg->limit);
-	memblock_debug = verbose > 0;
+	/* on for the doubling messages mbd_kc counts; printed when verbose */
+	memblock_debug = 1;
 	memblock_can_resize = cfg->resize;
 }
 #else
@@ -229,15 +234,18 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 	mbd_glue_boot_limits();
 	/* last: it clears mbd_kc.dirty */
 	mbd_kc_reset(&mbd_kc, MBD_VARIANT_NAME, cfg->slab, cfg->mirror,
-		     cfg->movable, verbose,
+		     cfg->movable, verbose & ~MBD_RESET_EVENTS,
 		     PAGE_ALIGN(most * sizeof(struct memblock_region)));
+	mbd_kc.events = (verbose & MBD_RESET_EVENTS) != 0;
+	mbd_kc.arrays_hash = mbd_glue_arrays_hash;
 	memblock.memory.name = "memory";
 	memblock.reserved.name = "reserved";
 	memblock.bottom_up = cfg->bottom_up;
 	memblock.current_limit = mbd_glue_limit(cfg->limit);
 
 	memblock_memory = &memblock.memory;
-	memblock_debug = verbose > 0;
+	/* on for the doubling messages mbd_kc counts; printed when verbose */
+	memblock_debug = 1;
 	system_has_some_mirror = false;
 	memblock_can_resize = cfg->resize;
 	memblock_memory_in_slab = 0;
@@ -380,13 +388,19 @@ static void mbd_glue_apply(const struct mbd_op *op, struct mbd_result *res)
 		res->panicked = true;
 		(memcpy)(res->panic_msg, mbd_kc.panic_msg, sizeof(res->panic_msg));
 		res->panic_msg[sizeof(res->panic_msg) - 1] = '\0';
+		if (mbd_kc.events)
+			mbd_kc_events_end(&mbd_kc);
 		mbd_glue_note_counts();
 		return;
 	}
 	mbd_kc.dirty = true;
+	if (mbd_kc.events)
+		mbd_kc_events_begin(&mbd_kc);
 	mbd_kc.armed = true;
 	mbd_glue_call(op, res);
 	mbd_kc.armed = false;
+	if (mbd_kc.events)
+		mbd_kc_events_end(&mbd_kc);
 	mbd_glue_note_counts();
 	/* the size of an array this call placed: reset zeroes just that */
 	mbd_glue_note_arrays();
@@ -425,6 +439,36 @@ static size_t MBD_KC_NO_COVERAGE mbd_glue_copy_count(const struct memblock_type 
 	if (n > MBD_SNAPSHOT_MAX_REGIONS)
 		n = MBD_SNAPSHOT_MAX_REGIONS;
 	return n;
+}
+
+/* One array as the events see it: what a snapshot would copy of it. */
+static uint64_t MBD_KC_NO_COVERAGE mbd_glue_type_hash(uint64_t h,
+						      const struct memblock_type *type,
+						      const struct memblock_region *init)
+{
+	size_t cnt, n = mbd_glue_copy_count(type, &cnt);
+
+	h = mbd_kc_hash_u64(h, cnt);
+	h = mbd_kc_hash_u64(h, type->max);
+	h = mbd_kc_hash_u64(h, type->total_size);
+	/* by physical address: each variant has its own arena and init array */
+	h = mbd_kc_hash_u64(h, type->regions == init ? 0 : (u64)__pa(type->regions) + 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct memblock_region *r = &type->regions[i];
+
+		h = mbd_kc_hash_u64(h, r->base);
+		h = mbd_kc_hash_u64(h, r->size);
+		h = mbd_kc_hash_u64(h, (u64)r->flags << 32 | (u32)memblock_get_region_node(r));
+	}
+	return h;
+}
+
+static void MBD_KC_NO_COVERAGE mbd_glue_arrays_hash(uint64_t h[2])
+{
+	h[0] = mbd_glue_type_hash(MBD_KC_HASH_SEED, &memblock.memory,
+				  memblock_memory_init_regions);
+	h[1] = mbd_glue_type_hash(MBD_KC_HASH_SEED, &memblock.reserved,
+				  memblock_reserved_init_regions);
 }
 
 static void MBD_KC_NO_COVERAGE mbd_glue_copy_type(struct mbd_type_state *out,
@@ -508,7 +552,9 @@ static bool MBD_KC_NO_COVERAGE mbd_glue_same_type(const struct mbd_type_state *s
 
 static bool MBD_KC_NO_COVERAGE mbd_glue_same_as(const struct mbd_state *s)
 {
-	return s->warnings == mbd_kc.warnings &&
+	/* with events every call's are new: always copied */
+	return !mbd_kc.events &&
+	       s->warnings == mbd_kc.warnings && s->growths == mbd_kc.growths &&
 	       mbd_glue_same_type(&s->memory, &memblock.memory,
 				  memblock_memory_init_regions,
 				  memblock_memory_in_slab) &&
@@ -525,6 +571,16 @@ static void MBD_KC_NO_COVERAGE mbd_glue_snapshot(struct mbd_state *out)
 			   memblock_reserved_init_regions,
 			   memblock_reserved_in_slab);
 	out->warnings = mbd_kc.warnings;
+	out->growths = mbd_kc.growths;
+	_Static_assert(MBD_KC_MAX_EVENTS == MBD_MAX_EVENTS, "one event bound");
+	out->n_events = mbd_kc.events ? mbd_kc.n_events : 0;
+	out->events_cut = mbd_kc.events && mbd_kc.events_cut;
+	for (unsigned int i = 0; i < out->n_events; i++) {
+		out->events[i].text = mbd_kc.ev[i].text;
+		out->events[i].arrays[0] = mbd_kc.ev[i].arrays[0];
+		out->events[i].arrays[1] = mbd_kc.ev[i].arrays[1];
+		out->events[i].growth = mbd_kc.ev[i].growth;
+	}
 }
 
 #ifndef MBD_VARIANT_VERSION

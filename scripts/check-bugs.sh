@@ -6,9 +6,12 @@
 # One bug per root cause (`mbdiff check`, step 6). Reads the judgement of
 # every finding (DIR/findings/*/judge.json, written by `mbdiff judge`) and
 # of every sanitizer crash state (DIR/crashes/*/judge.json, written by
-# scripts/crash-triage.sh) and groups them by their key: the BUG_ON() site,
-# the contract clause and array the wrong side breaks, the crash state, or
-# what behaves differently. Findings both sides share (a mainline fault the
+# scripts/crash-triage.sh) and groups them by their root cause: where the
+# judge found the arrays growing differently at the call the two sides part
+# (`cause`), every fault and difference that follows is one bug, its keys
+# kept as `effects`; else by the key: the BUG_ON() site, the contract
+# clause and array the wrong side breaks, the crash state, or what behaves
+# differently. Findings both sides share (a mainline fault the
 # patch leaves as it is) are no bug of the patch: counted, not listed.
 # Writes DIR/bugs/NN/ (worst first: regression, both wrong, fix, behaviour
 # change; then by class) with bug.json, repro.mbt (the shortest reproducer
@@ -61,14 +64,19 @@ jq -s '
 		 else .class end;
 	def ncalls: if .calls == null then 1000000 else .calls end;
 	map(select(.kind == "regression" or .kind == "both" or .kind == "fix" or .kind == "behaviour"))
-	| map(. + {bug_class: cls})
-	| group_by(.key)
+	| map(. + {bug_class: cls, group: (if (.cause // "") != "" then .cause else .key end)})
+	| group_by(.group)
 	| map(
 		(max_by(krank)) as $worst
 		| (map(select(.kind == $worst.kind)) | min_by(ncalls)) as $best
-		| {key: $worst.key, kind: $worst.kind,
+		| ($best.cause // "") as $cause
+		| {key: $worst.group, kind: $worst.kind,
 		   class: (map(.bug_class) | max_by(crank)),
-		   title: $best.title, site: $best.site,
+		   title: (if $cause != "" then "the arrays grow at other calls than in mainline"
+			   else $best.title end),
+		   site: $best.site,
+		   cause: (if $cause != "" then $best.cause_why else null end),
+		   effects: (if $cause != "" then map(.key) | unique else [] end),
 		   signatures: (map(.signatures // 1) | add),
 		   calls: (map(.call | select(. != null)) | unique),
 		   findings: map(.finding),

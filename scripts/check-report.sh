@@ -193,6 +193,8 @@ reach() {
 	r=$(cat "$out/bugs/$1/reachable" 2>/dev/null || echo "not searched")
 	case $r in yes*) echo reachable ;; not\ searched) echo "not searched" ;; *) echo "not reachable" ;; esac
 }
+# a root cause's site is where its first fault stops, not the cause
+site_word() { if [[ $(jq -r '.cause // empty' <<<"$1") ]]; then echo "first fault at"; else echo at; fi; }
 kind_name() { jq -r .kind <<<"$1" | sed 's/^both$/both wrong/'; }
 # a bug's title made short for its one line: the common phrases of the
 # contract clauses, then cut at the column
@@ -217,7 +219,7 @@ bug_list() {
 		id=$(jq -r .id <<<"$b")
 		full+=$(printf '%2d %-10s %-9s %s\n' "$((i + 1))" "$(kind_name "$b")" "$(jq -r .class <<<"$b")" "$(reach "$id")"
 			printf '   %s\n' "$(jq -r .title <<<"$b")" | wrap 5
-			[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '   at %s\n' "$(jq -r .site <<<"$b")" | wrap 6
+			[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '   %s %s\n' "$(site_word "$b")" "$(jq -r .site <<<"$b")" | wrap 6
 			printf 'x')
 		full=${full%x}
 		compact+=$(printf '%2d %-10s %-9s %-3s %s\n' "$((i + 1))" "$(kind_name "$b")" "$(jq -r .class <<<"$b")" \
@@ -267,7 +269,7 @@ headtxt=$(first_part)
 		cls=$(jq -r .class <<<"$b")
 		printf '\nbug %d of %d: %s, %s (%s wrong)\n' "$((i + 1))" "$n" "$kind" "$cls" "$(who "$kind")" | wrap 2
 		printf '  %s\n' "$(jq -r .title <<<"$b")" | wrap 4
-		[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '  at %s\n' "$(jq -r .site <<<"$b")" | wrap 4
+		[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '  %s %s\n' "$(site_word "$b")" "$(jq -r .site <<<"$b")" | wrap 4
 		case $kind in
 		regression) printf '  the patch breaks the API contract here, mainline holds it\n' ;;
 		fix) printf '  mainline breaks the API contract here, the patch holds it\n' ;;
@@ -275,6 +277,11 @@ headtxt=$(first_part)
 		behaviour) printf '  both hold the API contract and differ\n' ;;
 		esac
 		printf '  means: %s\n' "$(means "$cls")" | wrap 4
+		if [[ $(jq -r '.cause // empty' <<<"$b") ]]; then
+			printf '  root cause: %s\n' "$(jq -r .cause <<<"$b")" | wrap 4
+			printf '  what follows from it (%s): %s\n' "$(jq -r '.effects | length' <<<"$b")" \
+				"$(jq -r '.effects | map(sub("^the patch breaks |^mainline breaks "; "")) | join("; ")' <<<"$b")" | wrap 4
+		fi
 		[[ $(jq -r '.what // empty' <<<"$b") ]] && printf '  wrong side: %s\n' "$(jq -r .what <<<"$b")" | wrap 4
 		printf '  reached from: %s signature(s)%s\n' "$(jq -r .signatures <<<"$b")" \
 			"$(jq -r 'if (.calls | length) > 0 then ", calls " + (.calls | join(", ")) else "" end' <<<"$b")" | wrap 4
@@ -342,7 +349,7 @@ if [[ $json ]]; then
 			--arg file "$bd/repro.mbt" --arg means "$(means "$(jq -r ".[$i].class" "$bugs")")" \
 			--arg after "$(sed -n '/^after call/,/^detail/p' "$bd/narrow.txt" 2>/dev/null || true)" \
 			'. += [$all[0][$i] | {id, kind, who_is_wrong: ({regression: "patch", fix: "mainline", both: "both"}[.kind] // "neither"),
-			  class, key, title, site, what, signatures, calls, means: $means, found_by,
+			  class, key, title, site, what, cause, effects, signatures, calls, means: $means, found_by,
 			  reachable_with_kernel_arrays: $reach, reachable: ($reach | startswith("yes")),
 			  kernel_test: $kt, reproducer: ($repro | split("\n")), reproducer_file: $file,
 			  after: $after}]' "$bj" >"$bj.tmp" && mv "$bj.tmp" "$bj"

@@ -861,7 +861,8 @@ for bd in "${bugdirs[@]}"; do
 			"$out/corpus-in" >"$rk/fuzz.log" 2>&1 || true
 		for t in "$rk"/keep/*.mbt; do
 			[[ -f $t ]] || continue
-			[[ $("${judge[@]}" "$t" 2>/dev/null | jq -r .key) == "$key" ]] || continue
+			# the bug's key: its root cause when it has one (check-bugs.sh)
+			[[ $("${judge[@]}" "$t" 2>/dev/null | jq -r 'if (.cause // "") != "" then .cause else .key end') == "$key" ]] || continue
 			n=$(grep -c '^memblock_\|^slab_available' "$t" || true)
 			cp "$t" "$bd/reach.mbt"
 			reach="yes ($n calls, boot-array search: ${bd#"$out"/}/reach.mbt)"

@@ -271,6 +271,7 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 	c->panicked = false;
 	c->panic_msg[0] = '\0';
 	c->warnings = 0;
+	c->growths = 0;
 	c->epoch++;
 	c->slab = slab;
 	c->mirror = mirror;
@@ -473,27 +474,89 @@ static const char *one_conv(FILE *out, const char *f, va_list *ap)
 	return f + 1;
 }
 
-void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap)
+/* fmt with its arguments, the KERN_<LEVEL> prefix ("\001" + digit) left out */
+static void put_message(FILE *out, const char *fmt, va_list ap)
 {
 	va_list cp;
 	const char *f = fmt;
 
-	if (!c->verbose)
-		return;
-	/* strip a KERN_<LEVEL> prefix ("\001" + digit) */
 	if (f[0] == '\001' && f[1])
 		f += 2;
 	va_copy(cp, ap);
-	fprintf(stderr, "[%s] ", c->name ? c->name : "?");
 	while (*f) {
 		if (*f == '%') {
-			f = one_conv(stderr, f, &cp);
+			f = one_conv(out, f, &cp);
 		} else {
-			fputc(*f, stderr);
+			fputc(*f, out);
 			f++;
 		}
 	}
 	va_end(cp);
+}
+
+static void add_event(struct mbd_kc_ctx *c, uint64_t text, int growth)
+{
+	struct mbd_kc_event *e;
+
+	if (c->n_events >= MBD_KC_MAX_EVENTS) {
+		c->events_cut = true;
+		return;
+	}
+	e = &c->ev[c->n_events++];
+	e->text = text;
+	e->arrays[0] = e->arrays[1] = 0;
+	if (c->arrays_hash)
+		c->arrays_hash(e->arrays);
+	e->growth = (int8_t)growth;
+}
+
+static void MBD_KC_NO_COVERAGE record_message(struct mbd_kc_ctx *c, const char *fmt,
+					      va_list ap, bool growth)
+{
+	char buf[320] = "";
+	FILE *m = fmemopen(buf, sizeof(buf) - 1, "w");
+	uint64_t h = MBD_KC_HASH_SEED;
+
+	if (m) {
+		put_message(m, fmt, ap);
+		fclose(m);
+	}
+	for (const char *p = buf; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	/* odd: never the begin (2) or end (0) entry; the array by its name */
+	add_event(c, h | 1, growth ? strstr(buf, "reserved") != NULL : -1);
+}
+
+void mbd_kc_events_begin(struct mbd_kc_ctx *c)
+{
+	c->n_events = 0;
+	c->events_cut = false;
+	add_event(c, 2, -1); /* the arrays before the call */
+}
+
+void mbd_kc_events_end(struct mbd_kc_ctx *c)
+{
+	if (c->n_events >= MBD_KC_MAX_EVENTS) {
+		c->n_events = MBD_KC_MAX_EVENTS - 1; /* the end entry always fits */
+		c->events_cut = true;
+	}
+	add_event(c, 0, -1);
+}
+
+void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap)
+{
+	/* every memblock.c since 2.6 says so when an array grows or cannot
+	   (memblock_dbg(), so memblock_debug is always on: glue.c) */
+	bool growth = strstr(fmt, " is doubled to ") || strstr(fmt, "Failed to double ");
+
+	if (growth)
+		c->growths++;
+	if (c->events)
+		record_message(c, fmt, ap, growth);
+	if (!c->verbose)
+		return;
+	fprintf(stderr, "[%s] ", c->name ? c->name : "?");
+	put_message(stderr, fmt, ap);
 	if (fmt[0] && fmt[strlen(fmt) - 1] != '\n')
 		fputc('\n', stderr);
 }

@@ -57,12 +57,34 @@
 /* the same under MBDIFF_RESET_CHECK: a slab-time block can be megabytes */
 #define MBD_KC_HEAP_STRICT_EVERY 16
 
+/*
+ * With events on (the harness's MBD_RESET_EVENTS): a begin entry (text 2)
+ * with the arrays before the call, each message the call printed, in
+ * order, as the hash of its text and of both arrays when it was printed,
+ * then one end entry (text 0) with the arrays after the call.
+ * Two variants that part inside one call part at the first entry that
+ * differs: what the judge names the root cause by.
+ */
+#define MBD_KC_MAX_EVENTS 64
+struct mbd_kc_event {
+	uint64_t text;
+	uint64_t arrays[2];     /* memory, reserved */
+	int8_t growth;          /* the array that doubled or failed to, or -1 */
+};
+
 struct mbd_kc_ctx {
 	jmp_buf panic_jmp;      /* where BUG_ON()/panic() return to */
 	bool armed;             /* inside a call: panic_jmp is valid */
 	bool panicked;
 	char panic_msg[160];
 	uint64_t warnings;      /* WARN_ON() hits since reset */
+	uint64_t growths;       /* memblock_double_array() doubled or failed
+				   to double, since reset (its messages) */
+	bool events;            /* record ev[] (set by the glue at reset) */
+	bool events_cut;        /* a call printed more than ev[] holds */
+	unsigned int n_events;
+	struct mbd_kc_event ev[MBD_KC_MAX_EVENTS];
+	void (*arrays_hash)(uint64_t h[2]); /* the glue's hash of each array */
 	unsigned int epoch;     /* bumped at reset: re-arms WARN_ON_ONCE() */
 	bool slab;              /* slab_is_available() */
 	bool mirror;            /* mirrored_kernelcore */
@@ -179,6 +201,17 @@ _Noreturn void mbd_kc_panic(struct mbd_kc_ctx *c, const char *fmt, ...);
 _Noreturn void mbd_kc_bug(struct mbd_kc_ctx *c, const char *func, const char *cond);
 /* printk with the kernel's %pa / %pS extensions; silent unless verbose. */
 void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...);
+/* With c->events: a call begins (ev[] emptied) or ends (the end entry). */
+void mbd_kc_events_begin(struct mbd_kc_ctx *c);
+void mbd_kc_events_end(struct mbd_kc_ctx *c);
+/* FNV-1a over one 64-bit value, for the glue's arrays_hash */
+static inline uint64_t mbd_kc_hash_u64(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		h = (h ^ ((v >> (8 * i)) & 0xff)) * 0x100000001b3ULL;
+	return h;
+}
+#define MBD_KC_HASH_SEED 0xcbf29ce484222325ULL
 void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap);
 
 void *mbd_kc_va(struct mbd_kc_ctx *c, uint64_t pa);

@@ -50,6 +50,9 @@ struct mbd_runner_opts {
 	 * Default false.
 	 */
 	bool lazy_baseline_oracle;
+	/* record each call's messages in the states (mbd_state.events,
+	   MBD_RESET_EVENTS): for the judge's root cause. Default false. */
+	bool events;
 };
 
 void mbd_runner_opts_default(struct mbd_runner_opts *o);

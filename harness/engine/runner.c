@@ -286,7 +286,7 @@ static void reset_all(struct mbd_runner *r, const struct mbd_trace *t)
 	for (size_t i = 0; i < r->n; i++) {
 		struct mbd_slot *s = &r->slot[i];
 
-		s->var->reset(cfg, r->opts.verbose);
+		s->var->reset(cfg, r->opts.verbose | (r->opts.events ? MBD_RESET_EVENTS : 0));
 		memset(&s->res, 0, sizeof(s->res));
 		s->pos = 0;
 		s->after = &s->ring[0];

@@ -38,10 +38,31 @@ struct mbd_type_state {
 	size_t cap;            /* allocated length of regions[] */
 };
 
+/* One message a call printed (the kernel's memblock_dbg() and pr_*()):
+ * recorded only when reset asks (MBD_RESET_EVENTS, mbd_variant.h). */
+struct mbd_event {
+	uint64_t text;         /* hash of the message; 2: the call begins,
+				  0: it ends (the arrays before and after) */
+	uint64_t arrays[2];    /* hash of memory, of reserved, when printed */
+	int8_t growth;         /* the array (0 memory, 1 reserved) that
+				  doubled or failed to, or -1 */
+};
+#define MBD_MAX_EVENTS 64
+
 struct mbd_state {
 	struct mbd_type_state memory;
 	struct mbd_type_state reserved;
 	uint64_t warnings;     /* WARN_ON hits since reset */
+	/* times an array doubled or failed to double since reset: what the
+	   judge names a cause by (judge_cause.c); never compared, as the
+	   arrays themselves show every growth that matters to a caller */
+	uint64_t growths;
+	/* the last call's messages, in order, between its begin and end
+	   entries (never
+	   compared either): where two sides part inside one call */
+	unsigned int n_events;
+	bool events_cut;       /* it printed more than events[] holds */
+	struct mbd_event events[MBD_MAX_EVENTS];
 };
 
 /* State buffers (used by the variants' snapshot and by the runner). */
@@ -57,7 +78,8 @@ static inline int mbd_type_state_reserve(struct mbd_type_state *t, size_t n)
 }
 /* Deep copy (buffers grow). */
 void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src);
-/* Every field equal, the copied regions and the empty slot included. */
+/* Every field equal (growths aside), the copied regions and the empty slot
+ * included. */
 bool mbd_state_equal(const struct mbd_state *a, const struct mbd_state *b);
 
 /* Snapshots copy at most this many regions of a type: a bounded cost even

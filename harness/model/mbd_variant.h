@@ -27,6 +27,10 @@ enum mbd_variant_kind {
 /* A kernel release as a number: MBD_KVER(7, 3) for v7.3. */
 #define MBD_KVER(major, minor) ((uint32_t)(major) << 16 | (uint32_t)(minor) << 8)
 
+/* Or'ed into reset()'s verbose: record each call's messages in the
+ * snapshot (mbd_state.events), for the judge; slower, never for fuzzing. */
+#define MBD_RESET_EVENTS (1 << 16)
+
 struct mbd_variant {
 	const char *name;
 	enum mbd_variant_kind kind;

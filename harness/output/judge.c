@@ -43,9 +43,11 @@ struct mbd_judge_ctx *mbd_judge_new(const struct mbd_variant *base,
 	po.skip_baseline_faults = false;
 	po.skip_shared_faults = true;
 	po.lazy_baseline_oracle = false;
+	po.events = true; /* where the two part inside a call: the cause */
 	/* alone: every oracle finding counts, whatever its class */
 	ao = po;
 	ao.min_class = MBD_CLASS_WARNING;
+	ao.events = false;
 	c->pair = mbd_runner_new(two, 2, &po);
 	c->alone[0] = mbd_runner_new(&two[0], 1, &ao);
 	c->alone[1] = mbd_runner_new(&two[1], 1, &ao);
@@ -264,5 +266,6 @@ int mbd_judge_run(struct mbd_judge_ctx *c, const struct mbd_trace *t,
 		j->kind = MBD_JUDGE_BEHAVIOUR;
 		behaviour(j);
 	}
+	mbd_judge_cause(c->pair, j);
 	return 0;
 }

@@ -63,6 +63,10 @@ void mbd_judge_json(FILE *out, const char *file, const struct mbd_judge *j,
 	str(out, j->title);
 	fputs(",\"site\":", out);
 	str(out, j->site);
+	fputs(",\"cause\":", out);
+	str(out, j->cause);
+	fputs(",\"cause_why\":", out);
+	str(out, j->cause_why);
 	fputs(",\"base\":", out);
 	side(out, &j->side[0]);
 	fputs(",\"patched\":", out);

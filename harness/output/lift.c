@@ -128,7 +128,7 @@ int mbd_lift_run(struct mbd_judge_ctx *c, const struct mbd_variant *const vs[2],
 			return -1;
 		if (j.kind == MBD_JUDGE_NONE)
 			return 1;
-		snprintf(l->key, sizeof(l->key), "%s", j.key);
+		snprintf(l->key, sizeof(l->key), "%s", mbd_judge_bug_key(&j));
 		/* the fillers are sized by the side whose fault it is */
 		wrong = j.kind == MBD_JUDGE_FIX || j.kind == MBD_JUDGE_SHARED ? vs[0] : vs[1];
 	}
@@ -170,9 +170,9 @@ int mbd_lift_run(struct mbd_judge_ctx *c, const struct mbd_variant *const vs[2],
 			rc = -1;
 			break;
 		} else {
-			l->reached = strcmp(j.key, l->key) == 0;
+			l->reached = strcmp(mbd_judge_bug_key(&j), l->key) == 0;
 			snprintf(l->got, sizeof(l->got), "%s",
-				 j.kind == MBD_JUDGE_NONE ? "no divergence" : j.key);
+				 j.kind == MBD_JUDGE_NONE ? "no divergence" : mbd_judge_bug_key(&j));
 		}
 		if (o->log)
 			fprintf(o->log, "lift: scale %u, fillers %s: %zu calls (%zu fillers): %s\n",

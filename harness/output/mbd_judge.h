@@ -51,6 +51,10 @@ struct mbd_judge {
 	char title[240];
 	char site[320];
 	struct mbd_judge_side side[2]; /* [0] baseline, [1] patch */
+	/* the root cause when it is not the fault itself (judge_cause.c):
+	   "cause: ...", or "" to group by key; why: what shows it */
+	char cause[80];
+	char cause_why[300];
 };
 
 struct mbd_judge_ctx;
@@ -68,6 +72,16 @@ void mbd_judge_free(struct mbd_judge_ctx *c);
 /* 0, or -1 on an internal error (out of memory). */
 int mbd_judge_run(struct mbd_judge_ctx *c, const struct mbd_trace *t,
 		  struct mbd_judge *j);
+
+/* The bug a judgement belongs to (scripts/check-bugs.sh groups by it):
+ * its root cause when it has one, else its key. */
+static inline const char *mbd_judge_bug_key(const struct mbd_judge *j)
+{
+	return j->cause[0] ? j->cause : j->key;
+}
+
+/* Fill j->cause after a lockstep run of pair that ended in j->pair. */
+void mbd_judge_cause(const struct mbd_runner *pair, struct mbd_judge *j);
 
 /* One JSON object on one line (no newline). */
 void mbd_judge_json(FILE *out, const char *file, const struct mbd_judge *j,

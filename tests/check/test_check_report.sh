@@ -12,6 +12,9 @@
 #    regression bug reached from 3 signatures and 2 calls, the shortest of
 #    them as its reproducer, the shared fault named, not counted; exit 1,
 #    REGRESSION first, --json bugs[] with who_is_wrong "patch";
+#  - findings of other keys that share a root cause (the arrays grow
+#    differently) are one bug, their keys its effects; one of the same key
+#    without that cause stays a bug of its own;
 #  - a fix and a behaviour change: FIXES, exit 0 (a CI job passes);
 #  - a behaviour change alone: BEHAVIOUR CHANGE, exit 5; both wrong alone
 #    is one too (mainline is wrong first, the patch otherwise);
@@ -35,8 +38,8 @@ meta() { # meta DIR EXPLORE-JSON [COVERAGE-JSON]
 			 engine_runs: 1, min_class: "capacity"},
 		explore: $x, date: "2026-12-04T12:00:00Z"}' >"$1/meta.json"
 }
-# finding DIR ID KIND KEY CLASS CALL NCALLS: a judged finding, as check.sh
-# leaves it (judge.json, repro.mbt of NCALLS calls, narrow.txt)
+# finding DIR ID KIND KEY CLASS CALL NCALLS [CAUSE]: a judged finding, as
+# check.sh leaves it (judge.json, repro.mbt of NCALLS calls, narrow.txt)
 finding() {
 	local d=$1/findings/$2 i
 	mkdir -p "$d"
@@ -48,13 +51,15 @@ finding() {
 		'detail: panic vs BUG' >"$d/narrow.txt"
 	echo agrees >"$d/reference"
 	jq -n --arg kind "$3" --arg key "$4" --arg cls "$5" --arg call "$6" --argjson n "$7" \
-		--arg id "$2" --arg repro "$d/repro.mbt" '
+		--arg id "$2" --arg repro "$d/repro.mbt" --arg cause "${8:-}" '
 		{file: $repro, calls: $n, divergent: ($kind != "shared"), kind: $kind,
 		 signature: "mbdiff: divergence kernel:base~kernel:patched call/\($cls) at op \($n) \($call)",
 		 class: $cls, where: "call", op: $n, call: $call, detail: "d", key: $key,
 		 title: ($key | sub("^[a-z ]* breaks "; "")), site: "mm/memblock.c:584: BUG_ON(x);",
 		 base: {fault: ($kind == "fix" or $kind == "shared"), what: "mainline fault"},
 		 patched: {fault: ($kind == "regression"), class: $cls, what: "patched fault"},
+		 cause: (if $cause == "" then null else $cause end),
+		 cause_why: (if $cause == "" then null else "at op \($n) \($call): grew 1 vs 2 time(s)" end),
 		 reproducer: $repro, finding: $id, found_by: "libfuzzer"}' >"$d/judge.json"
 }
 columns() {
@@ -116,6 +121,31 @@ grep -q "$r/bugs/01/repro.mbt" "$r/report.txt" && ok || bad "regression: no comm
 shown=$(sed -n '1,/^bug 1 of/p' "$r/report.txt" | wc -l)
 ((shown <= 40)) && ok || bad "regression: the first screen is $shown lines"
 columns "$r/report.txt"
+
+# one root cause, three keys (a panic, a clause, a behaviour); the same
+# panic without the cause is another bug
+g=$work/cause
+meta "$g" "$noexp"
+gc='cause: the arrays grow differently'
+kp='the patch breaks panic: memblock_double_array: BUG_ON(x)'
+finding "$g" 1111111111111111 regression "$kp" panic memblock_add 3 "$gc"
+finding "$g" 2222222222222222 regression 'the patch breaks contract: reserved: arrays-overlap' coverage memblock_reserve 2 "$gc"
+finding "$g" 3333333333333333 behaviour 'behaviour: memory/capacity' capacity memblock_add 2 "$gc"
+finding "$g" 4444444444444444 regression "$kp" panic memblock_remove 4
+render "$g"
+rc=$?
+[[ $rc == 1 ]] && ok || bad "cause: exit $rc, expected 1: $(cat "$g.log" "$g.bugs.log")"
+[[ $(jq '.bugs | length' "$g.json") == 2 ]] && ok || bad "cause: $(jq '.bugs | length' "$g.json") bugs, expected 2"
+jq -e --arg gc "$gc" --arg kp "$kp" '.bugs | map(select(.key == $gc)) | length == 1 and
+	(.[0] | .kind == "regression" and .signatures == 3 and .class == "panic" and
+	 .effects == ([$kp, "the patch breaks contract: reserved: arrays-overlap", "behaviour: memory/capacity"] | sort) and
+	 (.cause | startswith("at op 2 memblock_reserve")))' "$g.json" >/dev/null && ok ||
+	bad "cause: the grouped bug is $(jq -c '.bugs[] | {key, kind, signatures, effects, cause}' "$g.json")"
+jq -e --arg kp "$kp" '.bugs | map(select(.key == $kp)) | length == 1' "$g.json" >/dev/null && ok ||
+	bad "cause: the panic without the cause is not a bug of its own"
+grep -q 'root cause: at op 2 memblock_reserve' "$g/report.txt" && grep -q 'what follows from it (3): ' "$g/report.txt" &&
+	ok || bad "cause: the report does not say the cause and what follows: $(cat "$g/report.txt")"
+columns "$g/report.txt"
 
 # many bugs: one line each on the first screen, then the first ones and a
 # count; the details of every one follow

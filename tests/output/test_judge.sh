@@ -12,6 +12,12 @@
 #  - --source: the BUG_ON's line quoted from the file;
 #  - mainline's own double_array fault, which a mutant keeps: shared
 #    ("both break"), which a different fault of the mutant makes "both";
+#  - the root cause: where the two sides part inside a call at a growth
+#    (mainline grows first where a single-pass patch inserts first, a patch
+#    that fails to grow where mainline needs not), "the arrays grow
+#    differently" and how; not a patch that differs otherwise, not mutants
+#    that merge or count otherwise after the same doublings, while the one
+#    that grows less has it; no trace reference~reference-twin;
 #  - the text form: one line per trace, kind first; --min-class refused
 #    when unknown (exit 2).
 set -uo pipefail
@@ -44,6 +50,38 @@ got=$(j reference,double-no-exclude "$f" | jq -r '[.kind, .key] | join("|")')
 	bad "a mutant that keeps mainline's fault: '$got'"
 got=$(j reference,double-no-free "$f" | jq -r .kind)
 [[ $got == both ]] && ok || bad "a mutant that faults otherwise where mainline faults: '$got'"
+# the root cause where the arrays grow differently
+got=$(j reference,deng-2023-v2 "$reg"/deng-2023-v2/bug-two-pieces-one-free-slot.mbt | jq -r '[.cause, .cause_why] | join("|")')
+[[ $got == "cause: the arrays grow differently|at op 2 memblock_add: mainline grows an array where the patch does not"*"1 time(s) in mainline, 0 with the patch)" ]] &&
+	ok || bad "deng-2023-v2 two pieces, one free slot: cause '$got'"
+got=$(j reference,zhou-2025 "$reg"/zhou-2025/grows-array-inside-range-being-added.mbt | jq -r .cause_why)
+[[ $got == *"both grow an array, the patch after changing it first (memory max 2 in mainline, 4 with the patch)" ]] &&
+	ok || bad "zhou-2025 grows inside the range: why '$got'"
+got=$(j reference,deng-2023-v2 "$reg"/deng-2023-v2/grows-when-nothing-to-add.mbt | jq -r .cause_why)
+[[ $got == *"the patch fails to grow an array where mainline has no need (memblock: cannot resize memory array)" ]] &&
+	ok || bad "deng-2023-v2 grows when nothing to add: why '$got'"
+got=$(j reference,deng-2023-v1 "$reg"/deng-2023-v1/reserves-a-freed-array.mbt | jq -r '[.kind, .cause] | join("|")')
+[[ $got == "regression|" ]] && ok || bad "deng-2023-v1 reserves a freed array: '$got', expected a regression of no growth cause"
+# the diverging call doubles memory twice on both sides; only the mutant
+# that grows it less has the growth as its cause, not those that merge or
+# count otherwise after the same growths
+cat >"$work/grows.mbt" <<'EOF2'
+config memory.max=1 reserved.max=128 resize=1 slab=0 bottom_up=0 mirror=0 movable=0 limit=0xffffffffffffffff
+memblock_add: [0x0000000000000000-0x0000000000007fff]
+memblock_mark_nomap: [0x0000000000001000-0x0000000000001fff]
+memblock_clear_nomap: [0x0000000000001000-0x0000000000001fff]
+EOF2
+for m in merge-ignores-flags insert-no-total merge-window-off-by-one isolate-one-slot; do
+	got=$(j "reference,$m" "$work/grows.mbt" | jq -r '[.kind, .cause // "none"] | join("|")')
+	case $m in
+	isolate-one-slot) want="regression|cause: the arrays grow differently" ;;
+	merge-window-off-by-one) want="behaviour|none" ;;
+	*) want="regression|none" ;;
+	esac
+	[[ $got == "$want" ]] && ok || bad "$m on two doublings: '$got', expected '$want'"
+done
+with_cause=$(j reference,reference-twin "${all[@]}" | jq -r 'select(.cause != null) | .file')
+[[ -z $with_cause ]] && ok || bad "reference~reference-twin: a cause on $with_cause"
 line=$("$mbdiff" judge --variants reference,zhou-2025 "$reg"/zhou-2025/bug-in-merge-after-growing-inside-range.mbt)
 [[ $line == *": regression: "*"[the patch breaks panic: "* ]] && ok || bad "text form: '$line'"
 "$mbdiff" judge --variants reference,zhou-2025 --min-class nonsense "$f" >/dev/null 2>&1

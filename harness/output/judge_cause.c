@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The root cause of a judged divergence, where it is not the fault itself
+ * (mbd_judge.h). memblock_add_range() and memblock_isolate_range() first
+ * decide whether the array must grow, then insert: when the two sides
+ * part inside a call at the moment an array grows (one doubles where the
+ * other does not, or more times, or puts the new array elsewhere, or fails
+ * to grow), every later difference of that call and of the calls after it
+ * follows from the growth, whatever clause it breaks. A maintainer calls
+ * that one bug: "the patch grows the array at other times".
+ *
+ * Where the two part inside the call comes from the messages memblock.c
+ * prints (mbd_state.events: each message with the arrays as they were
+ * then): the first message that differs is the first thing done
+ * differently. When one side grows there from the arrays as they were at
+ * the last message both printed (it did nothing else first), the growth
+ * is the cause: mainline grows before it inserts where a single-pass patch
+ * inserts first, or a patch grows where mainline just inserts. So is a
+ * growth fault that ends the patch there from those arrays. A side that
+ * changed the arrays before it grows (a merge or an insertion gone wrong
+ * in a nested reserve, say) makes no growth cause, even when growths
+ * follow.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mbd_judge.h"
+#include "mbd_oracle.h"
+
+static const char *const array_name[] = { "memory", "reserved" };
+
+static const struct mbd_type_state *type_of(const struct mbd_state *s, int a)
+{
+	return a ? &s->reserved : &s->memory;
+}
+
+/* What the arrays after the call show of the growth, for the why. */
+static void growth_why(const struct mbd_state *b0, const struct mbd_state *p0,
+		       const struct mbd_state *b, const struct mbd_state *p,
+		       char *why, size_t n)
+{
+	snprintf(why, n, "the arrays grew (or failed to) %llu time(s) in mainline, %llu with the patch",
+		 (unsigned long long)(b->growths - b0->growths),
+		 (unsigned long long)(p->growths - p0->growths));
+	if (b->growths - b0->growths != p->growths - p0->growths)
+		return;
+	for (int a = 0; a < 2; a++) {
+		const struct mbd_type_state *tb = type_of(b, a), *tp = type_of(p, a);
+
+		if (tb->max != tp->max) {
+			snprintf(why, n, "%s max %llu in mainline, %llu with the patch",
+				 array_name[a], (unsigned long long)tb->max,
+				 (unsigned long long)tp->max);
+			return;
+		}
+		if (tb->regions_pa != tp->regions_pa || tb->regions_static != tp->regions_static) {
+			snprintf(why, n, "the %s array moved to %#llx in mainline, %#llx with the patch",
+				 array_name[a], (unsigned long long)tb->regions_pa,
+				 (unsigned long long)tp->regions_pa);
+			return;
+		}
+	}
+	why[0] = '\0'; /* alike: the how says it all */
+}
+
+/* A fault of the growth itself, at the diverging call. */
+static bool growth_fault(const struct mbd_judge_side *s, size_t op)
+{
+	if (!s->fault || s->op != op)
+		return false;
+	if (s->cls == MBD_CLASS_PANIC)
+		return strstr(s->what, "memblock_double_array") ||
+		       strstr(s->what, "cannot resize");
+	return strstr(s->key, mbd_clause_name(MBD_CL_ENOMEM_WITH_ROOM)) != NULL;
+}
+
+static bool same_arrays(const struct mbd_event *a, const struct mbd_event *b)
+{
+	return a->arrays[0] == b->arrays[0] && a->arrays[1] == b->arrays[1];
+}
+
+/*
+ * From the messages of the call: 1 the sides part at a growth, 0 they part
+ * otherwise, -1 no messages were recorded. *how says which way.
+ */
+static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
+			   const struct mbd_judge_side *wrong, size_t op, const char **how)
+{
+	unsigned int n = b->n_events < p->n_events ? b->n_events : p->n_events;
+	const struct mbd_event *prev, *e[2];
+	unsigned int i;
+
+	if (!b->n_events || !p->n_events)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (b->events[i].text != p->events[i].text ||
+		    !same_arrays(&b->events[i], &p->events[i]))
+			break;
+	if (i == n) {
+		/* the same messages over the same arrays: a growth fault is
+		   all that tells them apart (a panic before any message) */
+		*how = "the patch fails to grow an array where mainline has no need";
+		return growth_fault(wrong, op);
+	}
+	if (i == 0)
+		return 0; /* apart before the call: not this call's doing */
+	prev = &b->events[i - 1];
+	e[0] = &b->events[i];
+	e[1] = &p->events[i];
+	/* both grow the same array from the same arrays: to another place */
+	if (e[0]->growth >= 0 && e[0]->growth == e[1]->growth && same_arrays(e[0], e[1])) {
+		*how = "both grow an array, the patch to another place";
+		return 1;
+	}
+	/* one grows an array it has not changed since the last message both
+	   printed: the other changed it first, or did not grow it */
+	for (int s = 0; s < 2; s++) {
+		int g = e[s]->growth;
+
+		if (g < 0 || e[s]->arrays[g] != prev->arrays[g])
+			continue;
+		if (e[1 - s]->growth == g && e[1 - s]->arrays[g] == prev->arrays[g])
+			continue; /* both from the same array: other placement */
+		if (e[1 - s]->growth == g)
+			*how = s ? "both grow an array, mainline after changing it first" :
+				   "both grow an array, the patch after changing it first";
+		else
+			*how = s ? "the patch grows an array where mainline does not" :
+				   "mainline grows an array where the patch does not";
+		return 1;
+	}
+	/* the patch stops there (its end entry) on a growth fault */
+	*how = "the patch fails to grow an array";
+	return e[1]->text == 0 && same_arrays(e[1], prev) && growth_fault(wrong, op);
+}
+
+void mbd_judge_cause(const struct mbd_runner *pair, struct mbd_judge *j)
+{
+	const struct mbd_state *b0 = mbd_runner_before(pair, 0), *p0 = mbd_runner_before(pair, 1);
+	const struct mbd_state *b = mbd_runner_after(pair, 0), *p = mbd_runner_after(pair, 1);
+	const struct mbd_judge_side *wrong = &j->side[1];
+	char why[200];
+	const char *how = "the arrays grow otherwise";
+	int at;
+
+	j->cause[0] = j->cause_why[0] = '\0';
+	/* a fix is mainline's fault, grouped by it; a shared one is no bug */
+	if (!j->divergent || j->kind == MBD_JUDGE_FIX || j->kind == MBD_JUDGE_SHARED ||
+	    !b0 || !p0 || !b || !p)
+		return;
+	at = parts_at_growth(b, p, wrong, j->pair.op_index, &how);
+	if (at < 0) /* no messages: the arrays after the call must show it */
+		at = b->growths - b0->growths != p->growths - p0->growths ||
+		     growth_fault(wrong, j->pair.op_index);
+	if (at <= 0)
+		return;
+	if (growth_fault(wrong, j->pair.op_index) && wrong->cls == MBD_CLASS_PANIC)
+		snprintf(why, sizeof(why), "%.190s", wrong->what);
+	else
+		growth_why(b0, p0, b, p, why, sizeof(why));
+	snprintf(j->cause, sizeof(j->cause), "cause: the arrays grow differently");
+	snprintf(j->cause_why, sizeof(j->cause_why), "at op %zu %s: %s%s%s%s",
+		 j->pair.op_index + 1, mbd_op_name(j->pair.op_kind), how,
+		 why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
