@@ -546,7 +546,7 @@ void mbd_kc_events_end(struct mbd_kc_ctx *c)
 void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap)
 {
 	/* every memblock.c since 2.6 says so when an array grows or cannot
-	   (memblock_dbg(), so memblock_debug is always on: glue.c) */
+	   (the growth by memblock_dbg(): on with events, glue.c) */
 	bool growth = strstr(fmt, " is doubled to ") || strstr(fmt, "Failed to double ");
 
 	if (growth)

@@ -53,9 +53,10 @@ struct mbd_state {
 	struct mbd_type_state memory;
 	struct mbd_type_state reserved;
 	uint64_t warnings;     /* WARN_ON hits since reset */
-	/* times an array doubled or failed to double since reset: what the
-	   judge names a cause by (judge_cause.c); never compared, as the
-	   arrays themselves show every growth that matters to a caller */
+	/* times an array doubled or failed to double since reset, for the
+	   judge (judge_cause.c): complete only with MBD_RESET_EVENTS, which
+	   turns memblock_debug on; never compared, as the arrays themselves
+	   show every growth that matters to a caller */
 	uint64_t growths;
 	/* the last call's messages, in order, between its begin and end
 	   entries (never
