@@ -556,9 +556,9 @@ static bool MBD_KC_NO_COVERAGE mbd_glue_same_type(const struct mbd_type_state *s
 
 static bool MBD_KC_NO_COVERAGE mbd_glue_same_as(const struct mbd_state *s)
 {
-	/* with events every call's are new: always copied */
-	return !mbd_kc.events &&
-	       s->warnings == mbd_kc.warnings && s->growths == mbd_kc.growths &&
+	/* growths and events are not compared: a variant that parts is
+	   snapshot anyway */
+	return s->warnings == mbd_kc.warnings &&
 	       mbd_glue_same_type(&s->memory, &memblock.memory,
 				  memblock_memory_init_regions,
 				  memblock_memory_in_slab) &&
