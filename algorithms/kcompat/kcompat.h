@@ -28,6 +28,9 @@ static struct mbd_kc_ctx mbd_kc;
  */
 static inline MBD_KC_NO_COVERAGE void *mbd_kc_memmove(void *d, const void *s, size_t n)
 {
+	/* each insertion and merge step moves regions: an event of its own */
+	if (mbd_kc.events)
+		mbd_kc_event_move(&mbd_kc);
 	mbd_kc_wrote(&mbd_kc, d, n);
 	return (memmove)(d, s, n);
 }

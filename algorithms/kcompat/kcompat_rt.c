@@ -534,6 +534,11 @@ void mbd_kc_events_begin(struct mbd_kc_ctx *c)
 	add_event(c, 2, -1); /* the arrays before the call */
 }
 
+void mbd_kc_event_move(struct mbd_kc_ctx *c)
+{
+	add_event(c, 4, -1);
+}
+
 void mbd_kc_events_end(struct mbd_kc_ctx *c)
 {
 	if (c->n_events >= MBD_KC_MAX_EVENTS) {

@@ -59,13 +59,14 @@
 
 /*
  * With events on (the harness's MBD_RESET_EVENTS): a begin entry (text 2)
- * with the arrays before the call, each message the call printed, in
- * order, as the hash of its text and of both arrays when it was printed,
- * then one end entry (text 0) with the arrays after the call.
+ * with the arrays before the call, each message the call printed and each
+ * memmove() of regions (text 4: every insertion and merge step), in order,
+ * as the hash of its text and of both arrays at that moment, then one end
+ * entry (text 0) with the arrays after the call.
  * Two variants that part inside one call part at the first entry that
  * differs: what the judge names the root cause by.
  */
-#define MBD_KC_MAX_EVENTS 64
+#define MBD_KC_MAX_EVENTS 256
 struct mbd_kc_event {
 	uint64_t text;
 	uint64_t arrays[2];     /* memory, reserved */
@@ -204,6 +205,8 @@ void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...);
 /* With c->events: a call begins (ev[] emptied) or ends (the end entry). */
 void mbd_kc_events_begin(struct mbd_kc_ctx *c);
 void mbd_kc_events_end(struct mbd_kc_ctx *c);
+/* A memmove() of regions (an insertion or a merge step) is about to run. */
+void mbd_kc_event_move(struct mbd_kc_ctx *c);
 /* FNV-1a over one 64-bit value, for the glue's arrays_hash */
 static inline uint64_t mbd_kc_hash_u64(uint64_t h, uint64_t v)
 {

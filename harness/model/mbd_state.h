@@ -38,16 +38,18 @@ struct mbd_type_state {
 	size_t cap;            /* allocated length of regions[] */
 };
 
-/* One message a call printed (the kernel's memblock_dbg() and pr_*()):
+/* One message a call printed (the kernel's memblock_dbg() and pr_*()) or
+ * one memmove() of regions (each insertion and merge step):
  * recorded only when reset asks (MBD_RESET_EVENTS, mbd_variant.h). */
 struct mbd_event {
 	uint64_t text;         /* hash of the message; 2: the call begins,
-				  0: it ends (the arrays before and after) */
+				  0: it ends (the arrays before and after),
+				  4: a memmove() of regions */
 	uint64_t arrays[2];    /* hash of memory, of reserved, when printed */
 	int8_t growth;         /* the array (0 memory, 1 reserved) that
 				  doubled or failed to, or -1 */
 };
-#define MBD_MAX_EVENTS 64
+#define MBD_MAX_EVENTS 256
 
 struct mbd_state {
 	struct mbd_type_state memory;

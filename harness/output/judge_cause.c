@@ -10,9 +10,10 @@
  * that one bug: "the patch grows the array at other times".
  *
  * Where the two part inside the call comes from the messages memblock.c
- * prints (mbd_state.events: each message with the arrays as they were
- * then): the first message that differs is the first thing done
- * differently. When one side grows there from the arrays as they were at
+ * prints and the memmove()s of its insertions and merges (mbd_state.events:
+ * each with the arrays as they were then): the first event that differs
+ * is the first thing done differently. From the same arrays, one side
+ * growing where the other does not is the cause. When one side grows there from the arrays as they were at
  * the last message both printed (it did nothing else first), the growth
  * is the cause: mainline grows before it inserts where a single-pass patch
  * inserts first, or a patch grows where mainline just inserts. So is a
@@ -74,6 +75,15 @@ static bool growth_fault(const struct mbd_judge_side *s, size_t op)
 	return strstr(s->key, mbd_clause_name(MBD_CL_ENOMEM_WITH_ROOM)) != NULL;
 }
 
+/* Side s stops at its event e on a panic of its own that is no growth
+ * fault: that panic, not a growth, is where the two part. */
+static bool stops_otherwise(const struct mbd_event *e, const struct mbd_judge_side *s,
+			    size_t op)
+{
+	return e->text == 0 && s->op == op && (s->cls == MBD_CLASS_PANIC || s->designed_panic) &&
+	       (s->fault || s->designed_panic) && !growth_fault(s, op);
+}
+
 static bool same_arrays(const struct mbd_event *a, const struct mbd_event *b)
 {
 	return a->arrays[0] == b->arrays[0] && a->arrays[1] == b->arrays[1];
@@ -84,14 +94,17 @@ static bool same_arrays(const struct mbd_event *a, const struct mbd_event *b)
  * otherwise, -1 no messages were recorded. *how says which way.
  */
 static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
-			   const struct mbd_judge_side *wrong, size_t op, const char **how)
+			   const struct mbd_judge_side side[2], size_t op, const char **how)
 {
+	const struct mbd_judge_side *wrong = &side[1];
 	unsigned int n = b->n_events < p->n_events ? b->n_events : p->n_events;
 	const struct mbd_event *prev, *e[2];
 	unsigned int i;
 
 	if (!b->n_events || !p->n_events)
 		return -1;
+	if (b->events_cut || p->events_cut)
+		return 0; /* the first difference may be past what was kept */
 	for (i = 0; i < n; i++)
 		if (b->events[i].text != p->events[i].text ||
 		    !same_arrays(&b->events[i], &p->events[i]))
@@ -112,14 +125,30 @@ static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 		*how = "both grow an array, the patch to another place";
 		return 1;
 	}
+	/* the same arrays, and one grows where the other goes on (not where
+	   the other dies of something else) */
+	if (same_arrays(e[0], e[1]) && (e[0]->growth >= 0 || e[1]->growth >= 0) &&
+	    !stops_otherwise(e[e[1]->growth < 0], &side[e[1]->growth < 0], op)) {
+		int g = e[1]->growth >= 0;
+
+		*how = e[1 - g]->text == 4 ?
+		       (g ? "the patch grows an array where mainline inserts or merges first" :
+			    "mainline grows an array where the patch inserts or merges first") :
+		       (g ? "the patch grows an array where mainline does not" :
+			    "mainline grows an array where the patch does not");
+		return 1;
+	}
 	/* one grows an array it has not changed since the last message both
 	   printed: the other changed it first, or did not grow it */
 	for (int s = 0; s < 2; s++) {
 		int g = e[s]->growth;
 
-		if (g < 0 || e[s]->arrays[g] != prev->arrays[g])
+		/* unchanged, or changed by nothing but that message's own
+		   growth of it (isolate doubles in a loop) */
+		if (g < 0 || (e[s]->arrays[g] != prev->arrays[g] && prev->growth != g) ||
+		    stops_otherwise(e[1 - s], &side[1 - s], op))
 			continue;
-		if (e[1 - s]->growth == g && e[1 - s]->arrays[g] == prev->arrays[g])
+		if (e[1 - s]->growth == g && e[1 - s]->arrays[g] == e[s]->arrays[g])
 			continue; /* both from the same array: other placement */
 		if (e[1 - s]->growth == g)
 			*how = s ? "both grow an array, mainline after changing it first" :
@@ -148,7 +177,7 @@ void mbd_judge_cause(const struct mbd_runner *pair, struct mbd_judge *j)
 	if (!j->divergent || j->kind == MBD_JUDGE_FIX || j->kind == MBD_JUDGE_SHARED ||
 	    !b0 || !p0 || !b || !p)
 		return;
-	at = parts_at_growth(b, p, wrong, j->pair.op_index, &how);
+	at = parts_at_growth(b, p, j->side, j->pair.op_index, &how);
 	if (at < 0) /* no messages: the arrays after the call must show it */
 		at = b->growths - b0->growths != p->growths - p0->growths ||
 		     growth_fault(wrong, j->pair.op_index);
