@@ -211,7 +211,7 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 	memblock.current_limit = mbd_glue_limit(cfg->limit);
 	/* on for the messages the judge records (MBD_RESET_EVENTS: each
 	   doubling among them), printed when verbose; off while fuzzing,
-	   where formatting them costs about a tenth of the speed */
+	   where nobody reads them */
 	memblock_debug = (verbose & ~MBD_RESET_EVENTS) > 0 || mbd_kc.events;
 	memblock_can_resize = cfg->resize;
 }
@@ -248,7 +248,7 @@ static void MBD_KC_NO_COVERAGE mbd_glue_reset(const struct mbd_config *cfg, int 
 	memblock_memory = &memblock.memory;
 	/* on for the messages the judge records (MBD_RESET_EVENTS: each
 	   doubling among them), printed when verbose; off while fuzzing,
-	   where formatting them costs about a tenth of the speed */
+	   where nobody reads them */
 	memblock_debug = (verbose & ~MBD_RESET_EVENTS) > 0 || mbd_kc.events;
 	system_has_some_mirror = false;
 	memblock_can_resize = cfg->resize;
@@ -556,8 +556,7 @@ static bool MBD_KC_NO_COVERAGE mbd_glue_same_type(const struct mbd_type_state *s
 
 static bool MBD_KC_NO_COVERAGE mbd_glue_same_as(const struct mbd_state *s)
 {
-	/* growths and events are not compared: a variant that parts is
-	   snapshot anyway */
+	/* events are not compared: a variant that parts is snapshot anyway */
 	return s->warnings == mbd_kc.warnings &&
 	       mbd_glue_same_type(&s->memory, &memblock.memory,
 				  memblock_memory_init_regions,
@@ -575,7 +574,6 @@ static void MBD_KC_NO_COVERAGE mbd_glue_snapshot(struct mbd_state *out)
 			   memblock_reserved_init_regions,
 			   memblock_reserved_in_slab);
 	out->warnings = mbd_kc.warnings;
-	out->growths = mbd_kc.growths;
 	_Static_assert(MBD_KC_MAX_EVENTS == MBD_MAX_EVENTS, "one event bound");
 	out->n_events = mbd_kc.events ? mbd_kc.n_events : 0;
 	out->events_cut = mbd_kc.events && mbd_kc.events_cut;

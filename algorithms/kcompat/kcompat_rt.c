@@ -271,7 +271,6 @@ void mbd_kc_reset(struct mbd_kc_ctx *c, const char *name, bool slab,
 	c->panicked = false;
 	c->panic_msg[0] = '\0';
 	c->warnings = 0;
-	c->growths = 0;
 	c->epoch++;
 	c->slab = slab;
 	c->mirror = mirror;
@@ -552,12 +551,9 @@ void mbd_kc_vprintk(struct mbd_kc_ctx *c, const char *fmt, va_list ap)
 {
 	/* every memblock.c since 2.6 says so when an array grows or cannot
 	   (the growth by memblock_dbg(): on with events, glue.c) */
-	bool growth = strstr(fmt, " is doubled to ") || strstr(fmt, "Failed to double ");
-
-	if (growth)
-		c->growths++;
 	if (c->events)
-		record_message(c, fmt, ap, growth);
+		record_message(c, fmt, ap, strstr(fmt, " is doubled to ") ||
+					   strstr(fmt, "Failed to double "));
 	if (!c->verbose)
 		return;
 	fprintf(stderr, "[%s] ", c->name ? c->name : "?");

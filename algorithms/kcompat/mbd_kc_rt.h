@@ -79,8 +79,6 @@ struct mbd_kc_ctx {
 	bool panicked;
 	char panic_msg[160];
 	uint64_t warnings;      /* WARN_ON() hits since reset */
-	uint64_t growths;       /* memblock_double_array() doubled or failed
-				   to double, since reset (its messages) */
 	bool events;            /* record ev[] (set by the glue at reset) */
 	bool events_cut;        /* a call printed more than ev[] holds */
 	unsigned int n_events;

@@ -55,14 +55,9 @@ struct mbd_state {
 	struct mbd_type_state memory;
 	struct mbd_type_state reserved;
 	uint64_t warnings;     /* WARN_ON hits since reset */
-	/* times an array doubled or failed to double since reset, for the
-	   judge (judge_cause.c): complete only with MBD_RESET_EVENTS, which
-	   turns memblock_debug on; never compared, as the arrays themselves
-	   show every growth that matters to a caller */
-	uint64_t growths;
-	/* the last call's messages, in order, between its begin and end
-	   entries (never
-	   compared either): where two sides part inside one call */
+	/* the last call's events, in order, between its begin and end
+	   entries: where two sides part inside one call (judge_cause.c).
+	   Never compared: the arrays show all a caller can see */
 	unsigned int n_events;
 	bool events_cut;       /* it printed more than events[] holds */
 	struct mbd_event events[MBD_MAX_EVENTS];
@@ -81,8 +76,8 @@ static inline int mbd_type_state_reserve(struct mbd_type_state *t, size_t n)
 }
 /* Deep copy (buffers grow). */
 void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src);
-/* Every field equal (growths aside), the copied regions and the empty slot
- * included. */
+/* Every field equal (the events aside), the copied regions and the empty
+ * slot included. */
 bool mbd_state_equal(const struct mbd_state *a, const struct mbd_state *b);
 
 /* Snapshots copy at most this many regions of a type: a bounded cost even

@@ -73,7 +73,6 @@ void mbd_state_copy(struct mbd_state *dst, const struct mbd_state *src)
 	type_copy(&dst->memory, &src->memory);
 	type_copy(&dst->reserved, &src->reserved);
 	dst->warnings = src->warnings;
-	dst->growths = src->growths;
 	dst->n_events = src->n_events;
 	dst->events_cut = src->events_cut;
 	memcpy(dst->events, src->events, src->n_events * sizeof(src->events[0]));

@@ -13,14 +13,13 @@
  * prints and the memmove()s of its insertions and merges (mbd_state.events:
  * each with the arrays as they were then): the first event that differs
  * is the first thing done differently. From the same arrays, one side
- * growing where the other does not is the cause. When one side grows there from the arrays as they were at
- * the last message both printed (it did nothing else first), the growth
- * is the cause: mainline grows before it inserts where a single-pass patch
- * inserts first, or a patch grows where mainline just inserts. So is a
- * growth fault that ends the patch there from those arrays. A side that
- * changed the arrays before it grows (a merge or an insertion gone wrong
- * in a nested reserve, say) makes no growth cause, even when growths
- * follow.
+ * growing where the other goes on is the cause: mainline grows before it
+ * inserts where a single-pass patch inserts first, or a patch grows where
+ * mainline just inserts. So is a side growing an array it has not changed
+ * since the last event both had, and a growth fault that stops the patch
+ * there. A side that changed the arrays otherwise first (a merge or an
+ * insertion gone wrong in a nested reserve, say) makes no growth cause,
+ * even when growths follow.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,15 +34,23 @@ static const struct mbd_type_state *type_of(const struct mbd_state *s, int a)
 	return a ? &s->reserved : &s->memory;
 }
 
+/* The growths (doublings and failures to double) the call's events hold. */
+static unsigned int growths(const struct mbd_state *s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->n_events; i++)
+		n += s->events[i].growth >= 0;
+	return n;
+}
+
 /* What the arrays after the call show of the growth, for the why. */
-static void growth_why(const struct mbd_state *b0, const struct mbd_state *p0,
-		       const struct mbd_state *b, const struct mbd_state *p,
+static void growth_why(const struct mbd_state *b, const struct mbd_state *p,
 		       char *why, size_t n)
 {
-	snprintf(why, n, "the arrays grew (or failed to) %llu time(s) in mainline, %llu with the patch",
-		 (unsigned long long)(b->growths - b0->growths),
-		 (unsigned long long)(p->growths - p0->growths));
-	if (b->growths - b0->growths != p->growths - p0->growths)
+	snprintf(why, n, "the arrays grew (or failed to) %u time(s) in mainline, %u with the patch",
+		 growths(b), growths(p));
+	if (growths(b) != growths(p))
 		return;
 	for (int a = 0; a < 2; a++) {
 		const struct mbd_type_state *tb = type_of(b, a), *tp = type_of(p, a);
@@ -89,11 +96,9 @@ static bool same_arrays(const struct mbd_event *a, const struct mbd_event *b)
 	return a->arrays[0] == b->arrays[0] && a->arrays[1] == b->arrays[1];
 }
 
-/*
- * From the messages of the call: 1 the sides part at a growth, 0 they part
- * otherwise, -1 no messages were recorded. *how says which way.
- */
-static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
+/* From the events of the call: whether the sides part at a growth; *how
+ * says which way. */
+static bool parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 			   const struct mbd_judge_side side[2], size_t op, const char **how)
 {
 	const struct mbd_judge_side *wrong = &side[1];
@@ -101,10 +106,9 @@ static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 	const struct mbd_event *prev, *e[2];
 	unsigned int i;
 
-	if (!b->n_events || !p->n_events)
-		return -1;
-	if (b->events_cut || p->events_cut)
-		return 0; /* the first difference may be past what was kept */
+	/* none recorded, or the first difference may be past what was kept */
+	if (!b->n_events || !p->n_events || b->events_cut || p->events_cut)
+		return false;
 	for (i = 0; i < n; i++)
 		if (b->events[i].text != p->events[i].text ||
 		    !same_arrays(&b->events[i], &p->events[i]))
@@ -116,14 +120,14 @@ static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 		return growth_fault(wrong, op);
 	}
 	if (i == 0)
-		return 0; /* apart before the call: not this call's doing */
+		return false; /* apart before the call: not this call's doing */
 	prev = &b->events[i - 1];
 	e[0] = &b->events[i];
 	e[1] = &p->events[i];
 	/* both grow the same array from the same arrays: to another place */
 	if (e[0]->growth >= 0 && e[0]->growth == e[1]->growth && same_arrays(e[0], e[1])) {
 		*how = "both grow an array, the patch to another place";
-		return 1;
+		return true;
 	}
 	/* the same arrays, and one grows where the other goes on (not where
 	   the other dies of something else) */
@@ -136,7 +140,7 @@ static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 			    "mainline grows an array where the patch inserts or merges first") :
 		       (g ? "the patch grows an array where mainline does not" :
 			    "mainline grows an array where the patch does not");
-		return 1;
+		return true;
 	}
 	/* one grows an array it has not changed since the last message both
 	   printed: the other changed it first, or did not grow it */
@@ -156,7 +160,7 @@ static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 		else
 			*how = s ? "the patch grows an array where mainline does not" :
 				   "mainline grows an array where the patch does not";
-		return 1;
+		return true;
 	}
 	/* the patch stops there (its end entry) on a growth fault */
 	*how = "the patch fails to grow an array";
@@ -165,28 +169,20 @@ static int parts_at_growth(const struct mbd_state *b, const struct mbd_state *p,
 
 void mbd_judge_cause(const struct mbd_runner *pair, struct mbd_judge *j)
 {
-	const struct mbd_state *b0 = mbd_runner_before(pair, 0), *p0 = mbd_runner_before(pair, 1);
 	const struct mbd_state *b = mbd_runner_after(pair, 0), *p = mbd_runner_after(pair, 1);
 	const struct mbd_judge_side *wrong = &j->side[1];
 	char why[200];
-	const char *how = "the arrays grow otherwise";
-	int at;
+	const char *how = "";
 
 	j->cause[0] = j->cause_why[0] = '\0';
 	/* a fix is mainline's fault, grouped by it; a shared one is no bug */
 	if (!j->divergent || j->kind == MBD_JUDGE_FIX || j->kind == MBD_JUDGE_SHARED ||
-	    !b0 || !p0 || !b || !p)
-		return;
-	at = parts_at_growth(b, p, j->side, j->pair.op_index, &how);
-	if (at < 0) /* no messages: the arrays after the call must show it */
-		at = b->growths - b0->growths != p->growths - p0->growths ||
-		     growth_fault(wrong, j->pair.op_index);
-	if (at <= 0)
+	    !b || !p || !parts_at_growth(b, p, j->side, j->pair.op_index, &how))
 		return;
 	if (growth_fault(wrong, j->pair.op_index) && wrong->cls == MBD_CLASS_PANIC)
 		snprintf(why, sizeof(why), "%.190s", wrong->what);
 	else
-		growth_why(b0, p0, b, p, why, sizeof(why));
+		growth_why(b, p, why, sizeof(why));
 	snprintf(j->cause, sizeof(j->cause), "cause: the arrays grow differently");
 	snprintf(j->cause_why, sizeof(j->cause_why), "at op %zu %s: %s%s%s%s",
 		 j->pair.op_index + 1, mbd_op_name(j->pair.op_kind), how,
