@@ -17,9 +17,14 @@
  * inserts where a single-pass patch inserts first, or a patch grows where
  * mainline just inserts. So is a side growing an array it has not changed
  * since the last event both had, and a growth fault that stops the patch
- * there. A side that changed the arrays otherwise first (a merge or an
- * insertion gone wrong in a nested reserve, say) makes no growth cause,
- * even when growths follow.
+ * there. After a growth both made, the growth is still the cause where
+ * one side is still at it (prints the free of the old array, the reserve
+ * of the new one, or grows the array again) while the other inserts,
+ * merges or ends: inserting and merging print nothing, and a full array
+ * (insert's BUG_ON(type->cnt >= type->max)) is a growth fault. A side that
+ * changed the arrays otherwise first (a merge or an insertion gone wrong
+ * in a nested reserve, say) makes no growth cause, even when growths
+ * follow.
  */
 #include <stdio.h>
 #include <string.h>
@@ -76,9 +81,12 @@ static bool growth_fault(const struct mbd_judge_side *s, size_t op)
 {
 	if (!s->fault || s->op != op)
 		return false;
+	/* memblock_insert_region()'s BUG_ON(type->cnt >= type->max): no room
+	   left, the array was not grown enough */
 	if (s->cls == MBD_CLASS_PANIC)
 		return strstr(s->what, "memblock_double_array") ||
-		       strstr(s->what, "cannot resize");
+		       strstr(s->what, "cannot resize") ||
+		       strstr(s->what, "type->cnt >= type->max");
 	return strstr(s->key, mbd_clause_name(MBD_CL_ENOMEM_WITH_ROOM)) != NULL;
 }
 
@@ -89,6 +97,16 @@ static bool stops_otherwise(const struct mbd_event *e, const struct mbd_judge_si
 {
 	return e->text == 0 && s->op == op && (s->cls == MBD_CLASS_PANIC || s->designed_panic) &&
 	       (s->fault || s->designed_panic) && !growth_fault(s, op);
+}
+
+/* A growth (of array g, or any for -1) among the first n events, which
+ * both sides share. */
+static bool shared_growth(const struct mbd_state *s, unsigned int n, int g)
+{
+	for (unsigned int k = 0; k < n; k++)
+		if (s->events[k].growth >= 0 && (g < 0 || s->events[k].growth == g))
+			return true;
+	return false;
 }
 
 static bool same_arrays(const struct mbd_event *a, const struct mbd_event *b)
@@ -142,6 +160,33 @@ static bool parts_at_growth(const struct mbd_state *b, const struct mbd_state *p
 			    "mainline grows an array where the patch does not");
 		return true;
 	}
+	/* after a growth both made, one prints a message (a growth's free of
+	   the old array or reserve of the new one: memblock's inserting and
+	   merging print nothing) where the other inserts, merges or ends: the
+	   growth is done otherwise. The arrays may differ: a split edits a
+	   region in place before its memmove() */
+	if (shared_growth(b, i, -1) && e[0]->growth < 0 && e[1]->growth < 0 &&
+	    (e[0]->text & 1) != (e[1]->text & 1) &&
+	    !stops_otherwise(e[1], &side[1], op) && !stops_otherwise(e[0], &side[0], op)) {
+		*how = e[0]->text & 1 ?
+		       "both grow an array; mainline is still at its growth (frees, reserves, grows again) where the patch inserts first" :
+		       "both grow an array; the patch is still at its growth (frees, reserves, grows again) where mainline inserts first";
+		return true;
+	}
+	/* after a growth of an array both made, one grows it again where
+	   the other does not (isolate and add grow in a loop): from the
+	   arrays the growth's own reservation left, which event hashes
+	   taken before the change cannot show */
+	for (int s = 0; s < 2; s++) {
+		int g = e[s]->growth;
+
+		if (g < 0 || e[1 - s]->growth == g || !shared_growth(b, i, g) ||
+		    stops_otherwise(e[1 - s], &side[1 - s], op))
+			continue;
+		*how = s ? "the patch grows an array again where mainline stops growing it" :
+			   "mainline grows an array again where the patch stops growing it";
+		return true;
+	}
 	/* one grows an array it has not changed since the last message both
 	   printed: the other changed it first, or did not grow it */
 	for (int s = 0; s < 2; s++) {
@@ -179,7 +224,9 @@ void mbd_judge_cause(const struct mbd_runner *pair, struct mbd_judge *j)
 	if (!j->divergent || j->kind == MBD_JUDGE_FIX || j->kind == MBD_JUDGE_SHARED ||
 	    !b || !p || !parts_at_growth(b, p, j->side, j->pair.op_index, &how))
 		return;
-	if (growth_fault(wrong, j->pair.op_index) && wrong->cls == MBD_CLASS_PANIC)
+	/* the growth's own panic says how; for a full array, the counts */
+	if (growth_fault(wrong, j->pair.op_index) && wrong->cls == MBD_CLASS_PANIC &&
+	    !strstr(wrong->what, "type->cnt >= type->max"))
 		snprintf(why, sizeof(why), "%.190s", wrong->what);
 	else
 		growth_why(b, p, why, sizeof(why));
