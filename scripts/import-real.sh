@@ -5,7 +5,8 @@
 #
 # Imports every boot log in DIR (default ../shared/data/memlayouts, or
 # $MBDIFF_REAL_LOGS) and in corpus/real-logs with `mbdiff import` into
-# OUT/NAME.mbt (default corpus/real), replays each with the model of its
+# OUT/NAME.mbt (default corpus/real; each boot but the last of a log
+# of several in OUT/NAME-bootK.mbt), replays each with the model of its
 # kernel (its "# model:" line, as `mbdiff replay` without --variants does)
 # and records the outcome as the first line:
 #     # real-result: ok
@@ -52,23 +53,27 @@ for log in "$logs"/*.txt "$own"/*.txt; do
 		changed=1
 		continue
 	fi
-	# replayed as a user would: with the model of the log's kernel ("# model:")
-	res=$("$mbdiff" replay "$tmp/$name.body.mbt" 2>&1 |
-		grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1) || true
-	{
-		echo "# real-result: ${res:-ok}"
-		cat "$tmp/$name.body.mbt"
-	} >"$tmp/$name.mbt"
-	n=$((n + 1))
-	if ((check)); then
-		if ! cmp -s "$tmp/$name.mbt" "$out/$name.mbt"; then
-			echo "import-real.sh: $out/$name.mbt is out of date" >&2
-			changed=1
+	# a log of several boots gives NAME-bootK.mbt for each but the last
+	for body in "$tmp/$name".body-boot*.mbt "$tmp/$name.body.mbt"; do
+		dest=$name$(basename "$body" .mbt | sed -n 's/^.*\.body\(-boot[0-9]*\)$/\1/p')
+		# replayed as a user would: with the model of the log's kernel ("# model:")
+		res=$("$mbdiff" replay "$body" 2>&1 |
+			grep -E '^mbdiff: (expectation|divergence|oracle) ' | tail -n 1) || true
+		{
+			echo "# real-result: ${res:-ok}"
+			cat "$body"
+		} >"$tmp/$dest.mbt"
+		n=$((n + 1))
+		if ((check)); then
+			if ! cmp -s "$tmp/$dest.mbt" "$out/$dest.mbt"; then
+				echo "import-real.sh: $out/$dest.mbt is out of date" >&2
+				changed=1
+			fi
+		else
+			mv "$tmp/$dest.mbt" "$out/$dest.mbt"
 		fi
-	else
-		mv "$tmp/$name.mbt" "$out/$name.mbt"
-	fi
-	printf '%-48s %s\n' "$name" "${res:-ok}"
+		printf '%-48s %s\n' "$dest" "${res:-ok}"
+	done
 done
-echo "import-real.sh: $n logs$( ((check)) && echo ", checked")"
+echo "import-real.sh: $n traces$( ((check)) && echo ", checked")"
 exit $changed

@@ -256,7 +256,9 @@ int mbd_cli_import(int argc, char **argv)
 	}
 	if (bs[0].st.boots > 1)
 		fprintf(stderr, "mbdiff: %zu boots in the log (a boot starts at a \"Linux version\" "
-			"line or where the timestamps restart at 0): %s\n", bs[0].st.boots,
+			"line%s or where the timestamps restart at 0): %s\n", bs[0].st.boots,
+			bs[0].st.boot_dumps ? ", at a MEMBLOCK dump unlike the one before with no "
+			"call between them," : "",
 			one ? "wrote the one --boot asked for" : !strcmp(outp, "-") ?
 			"wrote the last to stdout; --boot N writes another" :
 			"wrote each that holds something, the last to -o, the others FILE-bootK.mbt");

@@ -2,8 +2,12 @@
 /*
  * Several boots in one pasted log: a boot starts again where the printk
  * timestamps restart at 0.000000 after a later one, or at a second
- * "Linux version" line. Each boot is imported on its own.
+ * "Linux version" line, or at a MEMBLOCK dump that differs from the one
+ * just before with nothing between them that could change memblock (two
+ * boots' dumps pasted one after the other). Each boot is imported on its
+ * own.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "import_int.h"
@@ -37,18 +41,64 @@ static int stamp(const char *s)
 	return zero ? 1 : 2;
 }
 
+/* The line after the dump that starts at d: its region and count lines
+ * ("memory size = ...", "memory.cnt", "reserved[0x0] ..."). */
+static size_t dump_end(const struct line *ls, size_t n, size_t d)
+{
+	size_t i = d + 1;
+
+	while (i < n && ls[i].cls != L_HEADER &&
+	       (mbd_imp_starts(ls[i].s, "memory") || mbd_imp_starts(ls[i].s, "reserved") ||
+		mbd_imp_starts(ls[i].s, "physmem")))
+		i++;
+	return i;
+}
+
+/* Whether a line between two dumps can change what memblock holds. */
+static bool changes(const struct line *l)
+{
+	switch (l->cls) {
+	case L_OP: case L_ALLOC: case L_DOUBLED: case L_E820: case L_EFI: case L_OF:
+	case L_NODEHDR: case L_NODE: case L_STATE: case L_E820UPD: case L_FREEING:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The dump at d follows the one at prev with nothing between that could
+ * change memblock, and says otherwise: a dump of another boot (two boots'
+ * dumps pasted one after the other). The same dump twice is one boot. */
+static bool another_dump(const struct line *ls, size_t n, size_t prev, size_t d)
+{
+	size_t pe = dump_end(ls, n, prev), de = dump_end(ls, n, d);
+
+	for (size_t i = pe; i < d; i++)
+		if (changes(&ls[i]))
+			return false;
+	if (pe - prev != de - d)
+		return true;
+	for (size_t k = 1; prev + k < pe; k++)
+		if (strcmp(ls[prev + k].s, ls[d + k].s))
+			return true;
+	return false;
+}
+
 size_t mbd_imp_boots(struct ictx *x, const struct line *ls, size_t n, size_t *starts, size_t max)
 {
-	size_t nb = 1;
+	size_t nb = 1, dump = SIZE_MAX;
 	bool later = false, version = false;
 
 	starts[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		int st = ls[i].cls == L_HEADER ? 0 : stamp(ls[i].raw);
 		bool is_version = ls[i].cls != L_HEADER && mbd_imp_starts(ls[i].s, "Linux version ");
+		bool redump = ls[i].cls == L_DUMP && dump != SIZE_MAX && another_dump(ls, n, dump, i);
 		size_t at = i;
 
-		if (!((st == 1 && later) || (is_version && version))) {
+		if (ls[i].cls == L_DUMP)
+			dump = i;
+		if (!((st == 1 && later) || (is_version && version) || redump)) {
 			later |= st == 2;
 			version |= is_version;
 			continue;
@@ -64,6 +114,7 @@ size_t mbd_imp_boots(struct ictx *x, const struct line *ls, size_t n, size_t *st
 		starts[nb++] = at;
 		later = false;
 		version = is_version;
+		x->st->boot_dumps += redump;
 	}
 	return nb;
 }

@@ -52,6 +52,7 @@ struct mbd_import_stats {
 	int conv_auto;         /* 1 if it was detected */
 	struct mbd_era era;    /* the kernel, and the model written in "# model:" */
 	size_t boots;          /* boots found in the log (import_boots.c) */
+	size_t boot_dumps;     /* of them, begun by a dump unlike the one before */
 	unsigned boot;         /* the one imported, 1-based */
 	const char *boot_src;  /* the log it starts in (a srcs[] name) ... */
 	unsigned boot_first, boot_last; /* ... and its first and last line numbers */

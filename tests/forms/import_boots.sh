@@ -84,6 +84,37 @@ printf '[    0.000000] memblock_add: [0x0-0xfff] x+0x1/0x2\n[    0.100000] membl
 "$mbdiff" import single.log -o s.mbt 2>err || fail "single: $(cat err)"
 grep -q 'boot' err s.mbt && fail "single boot talks of boots: $(grep boot err s.mbt)"
 
+# two boots' dumps pasted one after the other: a dump unlike the one before
+# with no call between them starts a boot; the same dump twice, or a dump
+# after calls, does not
+dump() { # CNT REGION...
+	printf 'MEMBLOCK configuration:\n memory size = 0x%x reserved size = 0x0\n memory.cnt  = 0x%x\n' "$1" "$2"
+	shift 2
+	local i=0
+	for r; do printf ' memory[0x%x]\t[%s], 0x1000 bytes flags: 0x0\n' "$i" "$r"; i=$((i + 1)); done
+}
+{ dump 0x2000 2 0x0000000000001000-0x0000000000001fff 0x0000000000003000-0x0000000000003fff
+  echo '# --- with mem= on the command line'
+  dump 0x1000 1 0x0000000000001000-0x0000000000001fff; } >dumps.log
+"$mbdiff" import dumps.log -o d.mbt 2>err || fail "two dumps: $(cat err)"
+grep -q '^mbdiff: 2 boots in the log (.*at a MEMBLOCK dump unlike the one before' err ||
+	fail "two boots' dumps: $(cat err)"
+grep -q '^expect memory cnt=2' d-boot1.mbt && grep -q '^expect memory cnt=1' d.mbt ||
+	fail "two boots' dumps: $(grep -H '^expect memory cnt' d*.mbt)"
+for f in d-boot1.mbt d.mbt; do
+	"$mbdiff" replay "$f" >/dev/null 2>&1 || fail "$f does not replay clean"
+done
+{ dump 0x1000 1 0x0000000000001000-0x0000000000001fff
+  dump 0x1000 1 0x0000000000001000-0x0000000000001fff; } >same.log
+"$mbdiff" import same.log -o same.mbt 2>err || fail "the same dump twice: $(cat err)"
+grep -q 'boots' err && fail "the same dump twice is two boots: $(cat err)"
+{ dump 0x1000 1 0x0000000000001000-0x0000000000001fff
+  echo 'memblock_add: [0x0000000000003000-0x0000000000003fff] setup_arch+0x1/0x2'
+  dump 0x2000 2 0x0000000000001000-0x0000000000001fff 0x0000000000003000-0x0000000000003fff; } >calls.log
+"$mbdiff" import calls.log -o c.mbt 2>err || fail "dumps with a call between: $(cat err)"
+grep -q 'boots' err && fail "dumps with a call between are two boots: $(cat err)"
+"$mbdiff" replay c.mbt >/dev/null 2>&1 || fail "dumps with a call between: c.mbt does not replay clean"
+
 # an empty log (no line at all, or one blank line): refused, nothing written
 for f in '' '\n'; do
 	printf "$f" >blank.log
