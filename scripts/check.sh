@@ -835,9 +835,26 @@ for bd in "${bugdirs[@]}"; do
 		"$mbdiff" lift --variants "$pair" --min-class "$min_class" "$bd/repro.mbt" \
 			-o "$bd/lifted.mbt" >"$bd/lift.log" 2>&1 || lrc=$?
 		line=$(grep -m1 ': reachable with ' "$bd/lift.log" | sed 's/^.*: reachable with [0-9]*-slot arrays: //' || true)
+		# a root cause: the reproducer of another of its effects may reach
+		# where this one does not (a 1-slot array one, a 128-slot other)
+		via=""
+		if ((lrc == 1)); then
+			while IFS=$'\t' read -r akey arep; do
+				[[ -f $arep ]] || continue
+				alrc=0
+				"$mbdiff" lift --variants "$pair" --min-class "$min_class" "$arep" \
+					-o "$bd/lifted-alt.mbt" >"$bd/lift-alt.log" 2>&1 || alrc=$?
+				((alrc == 0)) || continue
+				mv "$bd/lifted-alt.mbt" "$bd/lifted.mbt"
+				cat "$bd/lift-alt.log" >>"$bd/lift.log"
+				lrc=0 via=", lifted from the reproducer of its effect \"$akey\""
+				break
+			done < <(jq -r '.alternates // [] | .[] | [.key, .reproducer] | @tsv' "$bd/bug.json")
+			rm -f "$bd/lifted-alt.mbt" "$bd/lift-alt.log"
+		fi
 		if ((lrc == 0)); then
 			n=$(grep -c '^memblock_\|^slab_available' "$bd/lifted.mbt" || true)
-			reach="yes ($n calls, 128-slot arrays: ${bd#"$out"/}/lifted.mbt)"
+			reach="yes ($n calls, 128-slot arrays: ${bd#"$out"/}/lifted.mbt$via)"
 		elif ((lrc == 1)); then
 			reach="not reachable ${line#not }"
 			[[ $line == *"lifted trace gives"* ]] || rm -f "$bd/lifted.mbt"

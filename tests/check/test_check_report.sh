@@ -141,6 +141,12 @@ jq -e --arg gc "$gc" --arg kp "$kp" '.bugs | map(select(.key == $gc)) | length =
 	 .effects == ([$kp, "the patch breaks contract: reserved: arrays-overlap", "behaviour: memory/capacity"] | sort) and
 	 (.cause | startswith("at op 2 memblock_reserve")))' "$g.json" >/dev/null && ok ||
 	bad "cause: the grouped bug is $(jq -c '.bugs[] | {key, kind, signatures, effects, cause}' "$g.json")"
+# the other effects' reproducers, for the lift to try where the bug's own
+# does not reach 128-slot arrays
+jq -e --arg gc "$gc" --arg kp "$kp" --arg d "$g/findings" '.[] | select(.key == $gc) | .alternates ==
+	[{key: "behaviour: memory/capacity", reproducer: "\($d)/3333333333333333/repro.mbt"},
+	 {key: $kp, reproducer: "\($d)/1111111111111111/repro.mbt"}]' "$g/bugs.json" >/dev/null && ok ||
+	bad "cause: alternates $(jq -c '.[] | .alternates' "$g/bugs.json")"
 jq -e --arg kp "$kp" '.bugs | map(select(.key == $kp)) | length == 1' "$g.json" >/dev/null && ok ||
 	bad "cause: the panic without the cause is not a bug of its own"
 grep -q 'root cause: at op 2 memblock_reserve' "$g/report.txt" && grep -q 'what follows from it (3): ' "$g/report.txt" &&
