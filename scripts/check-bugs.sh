@@ -72,7 +72,7 @@ jq -s '
 		| ($best.cause // "") as $cause
 		| {key: $worst.group, kind: $worst.kind,
 		   class: (map(.bug_class) | max_by(crank)),
-		   title: (if $cause != "" then "the arrays grow at other calls than in mainline"
+		   title: (if $cause != "" then "the patch grows the arrays otherwise than mainline"
 			   else $best.title end),
 		   site: $best.site,
 		   cause: (if $cause != "" then $best.cause_why else null end),
