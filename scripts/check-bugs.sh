@@ -78,7 +78,7 @@ jq -s '
 		   cause: (if $cause != "" then $best.cause_why else null end),
 		   effects: (if $cause != "" then map(.key) | unique else [] end),
 		   # the shortest reproducer of each other effect: the lift tries
-		   # them when the bug'"'"'s own does not reach 128-slot arrays
+		   # them when the reproducer of the bug does not reach 128-slot arrays
 		   alternates: (if $cause != "" then
 			map(select(.reproducer != $best.reproducer)) | group_by(.key)
 			| map(min_by(ncalls) | {key, reproducer}) | sort_by(.key) else [] end),

@@ -255,10 +255,8 @@ int mbd_cli_import(int argc, char **argv)
 			say(&bs[k], verbose);
 	}
 	if (bs[0].st.boots > 1)
-		fprintf(stderr, "mbdiff: %zu boots in the log (a boot starts at a \"Linux version\" "
-			"line%s or where the timestamps restart at 0): %s\n", bs[0].st.boots,
-			bs[0].st.boot_dumps ? ", at a MEMBLOCK dump unlike the one before with no "
-			"call between them," : "",
+		fprintf(stderr, "mbdiff: %zu boots in the log (%s): %s\n", bs[0].st.boots,
+			mbd_import_boot_rule(&bs[0].st),
 			one ? "wrote the one --boot asked for" : !strcmp(outp, "-") ?
 			"wrote the last to stdout; --boot N writes another" :
 			"wrote each that holds something, the last to -o, the others FILE-bootK.mbt");

@@ -319,11 +319,9 @@ int mbd_import(const struct mbd_import_src *srcs, size_t nsrc, const struct mbd_
 	mbd_imp_printf(&head, "\n");
 	mbd_imp_era_head(&head, &st->era, era_line ? era_line->src : "");
 	if (nb > 1 && n)
-		mbd_imp_printf(&head, "# boot %u of %zu in the log (%s:%u-%u; a boot starts at a "
-			       "\"Linux version\" line%s or where the timestamps restart at 0)\n",
+		mbd_imp_printf(&head, "# boot %u of %zu in the log (%s:%u-%u; %s)\n",
 			       st->boot, nb, ls[0].src, st->boot_first, st->boot_last,
-			       st->boot_dumps ? ", at a MEMBLOCK dump unlike the one before with no "
-			       "call between them," : "");
+			       mbd_import_boot_rule(st));
 	mbd_imp_printf(&head, "# range convention: %s (%s)\n",
 		  st->conv == MBD_CONV_EXCLUSIVE ? "exclusive end" : "inclusive end",
 		  st->conv_auto ? "detected" : "forced");

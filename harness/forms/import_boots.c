@@ -84,6 +84,14 @@ static bool another_dump(const struct line *ls, size_t n, size_t prev, size_t d)
 	return false;
 }
 
+const char *mbd_import_boot_rule(const struct mbd_import_stats *st)
+{
+	return st->boot_dumps ?
+	       "a boot starts at a \"Linux version\" line, at a MEMBLOCK dump unlike the one "
+	       "before with no call between them, or where the timestamps restart at 0" :
+	       "a boot starts at a \"Linux version\" line or where the timestamps restart at 0";
+}
+
 size_t mbd_imp_boots(struct ictx *x, const struct line *ls, size_t n, size_t *starts, size_t max)
 {
 	size_t nb = 1, dump = SIZE_MAX;
@@ -115,6 +123,8 @@ size_t mbd_imp_boots(struct ictx *x, const struct line *ls, size_t n, size_t *st
 		later = false;
 		version = is_version;
 		x->st->boot_dumps += redump;
+		if (ls[i].cls != L_DUMP)
+			dump = SIZE_MAX; /* a new boot's first dump is compared with none */
 	}
 	return nb;
 }

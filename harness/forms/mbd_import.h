@@ -84,4 +84,7 @@ struct mbd_import_opts {
 int mbd_import(const struct mbd_import_src *srcs, size_t n, const struct mbd_import_opts *opts,
 	       char **out, size_t *out_len, struct mbd_import_stats *st, FILE *unparsed);
 
+/* What starts a boot, for the output: the rules that split this log. */
+const char *mbd_import_boot_rule(const struct mbd_import_stats *st);
+
 #endif

@@ -76,17 +76,21 @@ static void growth_why(const struct mbd_state *b, const struct mbd_state *p,
 	why[0] = '\0'; /* alike: the how says it all */
 }
 
+/* memblock_insert_region()'s BUG_ON(type->cnt >= type->max): no room
+ * left, the array was not grown enough. */
+static bool full_array(const struct mbd_judge_side *s)
+{
+	return s->cls == MBD_CLASS_PANIC && strstr(s->what, "type->cnt >= type->max");
+}
+
 /* A fault of the growth itself, at the diverging call. */
 static bool growth_fault(const struct mbd_judge_side *s, size_t op)
 {
 	if (!s->fault || s->op != op)
 		return false;
-	/* memblock_insert_region()'s BUG_ON(type->cnt >= type->max): no room
-	   left, the array was not grown enough */
 	if (s->cls == MBD_CLASS_PANIC)
 		return strstr(s->what, "memblock_double_array") ||
-		       strstr(s->what, "cannot resize") ||
-		       strstr(s->what, "type->cnt >= type->max");
+		       strstr(s->what, "cannot resize") || full_array(s);
 	return strstr(s->key, mbd_clause_name(MBD_CL_ENOMEM_WITH_ROOM)) != NULL;
 }
 
@@ -226,7 +230,7 @@ void mbd_judge_cause(const struct mbd_runner *pair, struct mbd_judge *j)
 		return;
 	/* the growth's own panic says how; for a full array, the counts */
 	if (growth_fault(wrong, j->pair.op_index) && wrong->cls == MBD_CLASS_PANIC &&
-	    !strstr(wrong->what, "type->cnt >= type->max"))
+	    !full_array(wrong))
 		snprintf(why, sizeof(why), "%.190s", wrong->what);
 	else
 		growth_why(b, p, why, sizeof(why));

@@ -115,6 +115,15 @@ grep -q 'boots' err && fail "the same dump twice is two boots: $(cat err)"
 grep -q 'boots' err && fail "dumps with a call between are two boots: $(cat err)"
 "$mbdiff" replay c.mbt >/dev/null 2>&1 || fail "dumps with a call between: c.mbt does not replay clean"
 
+# a boot begun by its version line: its first dump is compared with none
+{ echo 'Linux version 6.1.0-9-arm64 (debian-kernel@lists.debian.org) #1 SMP'
+  dump 0x1000 1 0x0000000000001000-0x0000000000001fff
+  echo 'Linux version 7.3.4-arm64 (debian-kernel@lists.debian.org) #1 SMP'
+  dump 0x2000 2 0x0000000000001000-0x0000000000001fff 0x0000000000003000-0x0000000000003fff; } >versions.log
+"$mbdiff" import versions.log -o v.mbt 2>err || fail "two versions, two dumps: $(cat err)"
+grep -q '^mbdiff: 2 boots in the log (a boot starts at a "Linux version" line or where' err ||
+	fail "two versions, two dumps: $(cat err)"
+
 # an empty log (no line at all, or one blank line): refused, nothing written
 for f in '' '\n'; do
 	printf "$f" >blank.log
