@@ -257,11 +257,12 @@ mbd_bench_run_check() {
 }
 
 # mbd_bench_tree V LOG: the linux-V tree a benchmark checks against
-# (scripts/get-kernel-tree.sh), its path on stdout; none: one line naming
-# LOG and exit 3 (the benchmarks' "cannot be had").
+# (scripts/get-kernel-tree.sh, which fetches it when it is not there yet),
+# its path on stdout; none: one line naming LOG and exit 3 (the
+# benchmarks' "cannot be had").
 mbd_bench_tree() {
 	local t
-	if ! t=$(bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --version "$1" --print 2>"$2" | tail -n 1) ||
+	if ! t=$(bash "$MBD_ROOT/scripts/get-kernel-tree.sh" --version "$1" 2>"$2" | tail -n 1) ||
 		[[ ! -f $t/mm/memblock.c ]]; then
 		printf '%s: error: no linux-%s tree (%s)\n' "$MBD_PROG" "$1" "$2" >&2
 		exit 3

@@ -13,45 +13,7 @@
 
 #include "mbd_compare.h"
 #include "mbd_expect.h"
-#include "mbd_oracle.h"
-#include "mbd_runner.h"
-
-/*
- * States the baseline keeps for its deferred oracle steps: after op j is
- * ring[(j + 1) % LAZY_RING]; at most LAZY_RING - 2 steps wait.
- */
-#define LAZY_RING 66
-
-struct mbd_slot {
-	const struct mbd_variant *var;
-	struct mbd_state *ring; /* 2 states, LAZY_RING for a lazy baseline */
-	size_t ring_n, pos;     /* after == &ring[pos] */
-	/* a lazy baseline: op j's result at res_ring[j % LAZY_RING], and
-	   its oracle has stepped the trace's ops before lazy_next */
-	struct mbd_result *res_ring;
-	const struct mbd_trace *trace;
-	size_t lazy_next, applied;
-	struct mbd_state *before;
-	struct mbd_state *after;
-	struct mbd_result res;
-	struct mbd_oracle *oracle; /* NULL when opts.oracle is off */
-	/*
-	 * Every state and result so far equals the baseline's (and both are
-	 * judged by the same contract): the comparison is known to find
-	 * nothing and the baseline's oracle step stands for this one's. Its
-	 * before/after buffers are then stale: the baseline's stand for them.
-	 */
-	bool same;
-	bool oracle_behind;     /* same, and its oracle skipped steps */
-};
-
-struct mbd_runner {
-	struct mbd_runner_opts opts;
-	size_t n;
-	struct mbd_slot *slot;
-	bool lazy;              /* opts.lazy_baseline_oracle, and it applies */
-	bool strict;            /* MBDIFF_RESET_CHECK: same_as checked too */
-};
+#include "runner_int.h"
 
 /* A candidate finding while judging one op. */
 struct mbd_finding {
@@ -63,90 +25,6 @@ struct mbd_finding {
 	int clause;             /* by_oracle: enum mbd_clause, and all noted */
 	uint32_t clauses;
 };
-
-void mbd_runner_opts_default(struct mbd_runner_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->oracle = true;
-	o->min_class = MBD_CLASS_DEFAULT_MIN;
-	o->verbose = 0;
-	o->skip_baseline_faults = true;
-	o->expects = true;
-}
-
-struct mbd_runner *mbd_runner_new(const struct mbd_variant *const *variants,
-				  size_t n, const struct mbd_runner_opts *o)
-{
-	struct mbd_runner *r;
-	const char *strict;
-
-	if (!variants || n == 0 || !mbd_variants_distinct(variants, n))
-		return NULL;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	if (o)
-		r->opts = *o;
-	else
-		mbd_runner_opts_default(&r->opts);
-	r->slot = calloc(n, sizeof(*r->slot));
-	if (!r->slot) {
-		free(r);
-		return NULL;
-	}
-	r->n = n;
-	r->lazy = r->opts.lazy_baseline_oracle && r->opts.oracle &&
-		  r->opts.skip_baseline_faults && n > 1;
-	/* set and not "0", as the variants' reset reads it (kcompat_rt.c,
-	   which parses its own: it also links alone into the kernel tests) */
-	strict = getenv("MBDIFF_RESET_CHECK");
-	r->strict = strict && *strict && strcmp(strict, "0") != 0;
-	for (size_t i = 0; i < n; i++) {
-		struct mbd_slot *s = &r->slot[i];
-
-		s->var = variants[i];
-		s->ring_n = i == 0 && r->lazy ? LAZY_RING : 2;
-		s->ring = calloc(s->ring_n, sizeof(*s->ring));
-		if (i == 0 && r->lazy)
-			s->res_ring = calloc(LAZY_RING, sizeof(*s->res_ring));
-		if (!s->ring || (i == 0 && r->lazy && !s->res_ring)) {
-			mbd_runner_free(r);
-			return NULL;
-		}
-		for (size_t k = 0; k < s->ring_n; k++)
-			mbd_state_init(&s->ring[k]);
-		s->before = &s->ring[s->ring_n - 1];
-		s->after = &s->ring[0];
-		if (r->opts.oracle) {
-			s->oracle = mbd_oracle_new();
-			if (!s->oracle) {
-				mbd_runner_free(r);
-				return NULL;
-			}
-			/* judge each variant by its own kernel's contract */
-			mbd_oracle_set_kver(s->oracle, s->var->kver);
-		}
-	}
-	return r;
-}
-
-void mbd_runner_free(struct mbd_runner *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->n; i++) {
-		struct mbd_slot *s = &r->slot[i];
-
-		for (size_t k = 0; s->ring && k < s->ring_n; k++)
-			mbd_state_free(&s->ring[k]);
-		free(s->ring);
-		free(s->res_ring);
-		if (s->oracle)
-			mbd_oracle_free(s->oracle);
-	}
-	free(r->slot);
-	free(r);
-}
 
 static void set_detail(struct mbd_verdict *v, const char *s)
 {
@@ -165,7 +43,6 @@ static bool result_equal(const struct mbd_result *a, const struct mbd_result *b)
 		strncmp(a->panic_msg, b->panic_msg, sizeof(a->panic_msg)) == 0);
 }
 
-static void set_detail(struct mbd_verdict *v, const char *s);
 static int baseline_fault(struct mbd_verdict *v, size_t i,
 			  const struct mbd_op *op, enum mbd_class cls,
 			  enum mbd_where where, bool by_oracle, const char *what);
@@ -470,10 +347,6 @@ static void fill_divergence(const struct mbd_runner *r, struct mbd_verdict *v,
 }
 
 /*
- * The baseline itself is unsound at op i: stop without a verdict, since
- * every comparison against it from here on means nothing.
- */
-/*
  * A BUG_ON() (or a harness limit) in the baseline means it is broken; a
  * plain panic() such as "cannot resize" is a designed outcome that the
  * other variants must reproduce.
@@ -485,6 +358,10 @@ static bool baseline_bug(const struct mbd_result *res)
 		strncmp(res->panic_msg, "kcompat:", 8) == 0);
 }
 
+/*
+ * The baseline itself is unsound at op i: stop without a verdict, since
+ * every comparison against it from here on means nothing.
+ */
 static int baseline_fault(struct mbd_verdict *v, size_t i,
 			  const struct mbd_op *op, enum mbd_class cls,
 			  enum mbd_where where, bool by_oracle, const char *what)
@@ -677,36 +554,6 @@ static int run_trace(struct mbd_runner *r, const struct mbd_trace *t,
 	}
 	v->ops_run = t->n_ops;
 	return 0;
-}
-
-size_t mbd_runner_count(const struct mbd_runner *r)
-{
-	return r->n;
-}
-
-const struct mbd_variant *mbd_runner_variant(const struct mbd_runner *r, size_t i)
-{
-	return i < r->n ? r->slot[i].var : NULL;
-}
-
-/* A variant on the baseline's path has the baseline's states. */
-const struct mbd_state *mbd_runner_before(const struct mbd_runner *r, size_t i)
-{
-	if (i >= r->n)
-		return NULL;
-	return r->slot[i].same ? r->slot[0].before : r->slot[i].before;
-}
-
-const struct mbd_state *mbd_runner_after(const struct mbd_runner *r, size_t i)
-{
-	if (i >= r->n)
-		return NULL;
-	return r->slot[i].same ? r->slot[0].after : r->slot[i].after;
-}
-
-const struct mbd_result *mbd_runner_result(const struct mbd_runner *r, size_t i)
-{
-	return i < r->n ? &r->slot[i].res : NULL;
 }
 
 /* A lagging oracle is brought up to date when someone looks at it. */
