@@ -28,9 +28,10 @@ static struct mbd_kc_ctx mbd_kc;
  */
 static inline MBD_KC_NO_COVERAGE void *mbd_kc_memmove(void *d, const void *s, size_t n)
 {
-	/* each insertion and merge step moves regions: an event of its own */
+	/* each insertion, merge and removal step moves regions: an event of
+	   its own, by direction (an insertion opens a slot, moving up) */
 	if (mbd_kc.events)
-		mbd_kc_event_move(&mbd_kc);
+		mbd_kc_event_move(&mbd_kc, (const char *)d > (const char *)s);
 	mbd_kc_wrote(&mbd_kc, d, n);
 	return (memmove)(d, s, n);
 }

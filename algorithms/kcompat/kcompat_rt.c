@@ -533,9 +533,9 @@ void mbd_kc_events_begin(struct mbd_kc_ctx *c)
 	add_event(c, 2, -1); /* the arrays before the call */
 }
 
-void mbd_kc_event_move(struct mbd_kc_ctx *c)
+void mbd_kc_event_move(struct mbd_kc_ctx *c, bool opens)
 {
-	add_event(c, 4, -1);
+	add_event(c, opens ? 4 : 6, -1);
 }
 
 void mbd_kc_events_end(struct mbd_kc_ctx *c)

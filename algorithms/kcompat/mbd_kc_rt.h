@@ -60,7 +60,8 @@
 /*
  * With events on (the harness's MBD_RESET_EVENTS): a begin entry (text 2)
  * with the arrays before the call, each message the call printed and each
- * memmove() of regions (text 4: every insertion and merge step), in order,
+ * memmove() of regions (text 4: an insertion step, which moves regions
+ * up; text 6: a merge or removal step, which moves them down), in order,
  * as the hash of its text and of both arrays at that moment, then one end
  * entry (text 0) with the arrays after the call.
  * Two variants that part inside one call part at the first entry that
@@ -204,7 +205,7 @@ void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...);
 void mbd_kc_events_begin(struct mbd_kc_ctx *c);
 void mbd_kc_events_end(struct mbd_kc_ctx *c);
 /* A memmove() of regions (an insertion or a merge step) is about to run. */
-void mbd_kc_event_move(struct mbd_kc_ctx *c);
+void mbd_kc_event_move(struct mbd_kc_ctx *c, bool opens);
 /* FNV-1a over one 64-bit value, for the glue's arrays_hash */
 static inline uint64_t mbd_kc_hash_u64(uint64_t h, uint64_t v)
 {

@@ -39,12 +39,14 @@ struct mbd_type_state {
 };
 
 /* One message a call printed (the kernel's memblock_dbg() and pr_*()) or
- * one memmove() of regions (each insertion and merge step):
+ * one memmove() of regions (each insertion, merge and removal step):
  * recorded only when reset asks (MBD_RESET_EVENTS, mbd_variant.h). */
 struct mbd_event {
 	uint64_t text;         /* hash of the message; 2: the call begins,
 				  0: it ends (the arrays before and after),
-				  4: a memmove() of regions */
+				  4: a memmove() that opens a slot (an
+				  insertion), 6: one that closes a slot
+				  (a merge or a removal) */
 	uint64_t arrays[2];    /* hash of memory, of reserved, when printed */
 	int8_t growth;         /* the array (0 memory, 1 reserved) that
 				  doubled or failed to, or -1 */

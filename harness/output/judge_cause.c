@@ -24,7 +24,9 @@
  * (insert's BUG_ON(type->cnt >= type->max)) is a growth fault. A side that
  * changed the arrays otherwise first (a merge or an insertion gone wrong
  * in a nested reserve, say) makes no growth cause, even when growths
- * follow.
+ * follow; nor does one that merges or removes a region where the other
+ * grows: a merge frees a slot, so the growth it spares is its effect
+ * (mainline grows before it inserts, and merges only after).
  */
 #include <stdio.h>
 #include <string.h>
@@ -113,6 +115,12 @@ static bool shared_growth(const struct mbd_state *s, unsigned int n, int g)
 	return false;
 }
 
+/* A memmove() that closes a slot: a merge or a removal step. */
+static bool closes(const struct mbd_event *e)
+{
+	return e->text == 6;
+}
+
 static bool same_arrays(const struct mbd_event *a, const struct mbd_event *b)
 {
 	return a->arrays[0] == b->arrays[0] && a->arrays[1] == b->arrays[1];
@@ -154,12 +162,13 @@ static bool parts_at_growth(const struct mbd_state *b, const struct mbd_state *p
 	/* the same arrays, and one grows where the other goes on (not where
 	   the other dies of something else) */
 	if (same_arrays(e[0], e[1]) && (e[0]->growth >= 0 || e[1]->growth >= 0) &&
-	    !stops_otherwise(e[e[1]->growth < 0], &side[e[1]->growth < 0], op)) {
+	    !stops_otherwise(e[e[1]->growth < 0], &side[e[1]->growth < 0], op) &&
+	    !closes(e[e[1]->growth < 0])) {
 		int g = e[1]->growth >= 0;
 
 		*how = e[1 - g]->text == 4 ?
-		       (g ? "the patch grows an array where mainline inserts or merges first" :
-			    "mainline grows an array where the patch inserts or merges first") :
+		       (g ? "the patch grows an array where mainline inserts first" :
+			    "mainline grows an array where the patch inserts first") :
 		       (g ? "the patch grows an array where mainline does not" :
 			    "mainline grows an array where the patch does not");
 		return true;
@@ -185,7 +194,7 @@ static bool parts_at_growth(const struct mbd_state *b, const struct mbd_state *p
 		int g = e[s]->growth;
 
 		if (g < 0 || e[1 - s]->growth == g || !shared_growth(b, i, g) ||
-		    stops_otherwise(e[1 - s], &side[1 - s], op))
+		    stops_otherwise(e[1 - s], &side[1 - s], op) || closes(e[1 - s]))
 			continue;
 		*how = s ? "the patch grows an array again where mainline stops growing it" :
 			   "mainline grows an array again where the patch stops growing it";
@@ -199,7 +208,7 @@ static bool parts_at_growth(const struct mbd_state *b, const struct mbd_state *p
 		/* unchanged, or changed by nothing but that message's own
 		   growth of it (isolate doubles in a loop) */
 		if (g < 0 || (e[s]->arrays[g] != prev->arrays[g] && prev->growth != g) ||
-		    stops_otherwise(e[1 - s], &side[1 - s], op))
+		    stops_otherwise(e[1 - s], &side[1 - s], op) || closes(e[1 - s]))
 			continue;
 		if (e[1 - s]->growth == g && e[1 - s]->arrays[g] == e[s]->arrays[g])
 			continue; /* both from the same array: other placement */

@@ -16,8 +16,9 @@
 #    (mainline grows first where a single-pass patch inserts first, a patch
 #    that fails to grow where mainline needs not), "the arrays grow
 #    differently" and how; not a patch that differs otherwise, not mutants
-#    that merge or count otherwise after the same doublings, while the one
-#    that grows less has it; no trace reference~reference-twin;
+#    that merge or count otherwise after the same doublings, nor one whose
+#    merge spares a doubling, while the one that grows less has it; no
+#    trace reference~reference-twin;
 #  - the text form: one line per trace, kind first; --min-class refused
 #    when unknown (exit 2).
 set -uo pipefail
@@ -55,7 +56,7 @@ got=$(j reference,deng-2023-v2 "$reg"/deng-2023-v2/bug-two-pieces-one-free-slot.
 [[ $got == "cause: the arrays grow differently|at op 2 memblock_add: mainline grows an array where the patch "*"1 time(s) in mainline, 0 with the patch)" ]] &&
 	ok || bad "deng-2023-v2 two pieces, one free slot: cause '$got'"
 got=$(j reference,zhou-2025 "$reg"/zhou-2025/grows-array-inside-range-being-added.mbt | jq -r .cause_why)
-[[ $got == *"mainline grows an array where the patch inserts or merges first (memory max 2 in mainline, 4 with the patch)" ]] &&
+[[ $got == *"mainline grows an array where the patch inserts first (memory max 2 in mainline, 4 with the patch)" ]] &&
 	ok || bad "zhou-2025 grows inside the range: why '$got'"
 got=$(j reference,deng-2023-v2 "$reg"/deng-2023-v2/grows-when-nothing-to-add.mbt | jq -r .cause_why)
 [[ $got == *"the patch fails to grow an array where mainline has no need (memblock: cannot resize memory array)" ]] &&
@@ -103,6 +104,19 @@ for m in merge-ignores-flags insert-no-total merge-window-off-by-one isolate-one
 	esac
 	[[ $got == "$want" ]] && ok || bad "$m on two doublings: '$got', expected '$want'"
 done
+# the mutant merges the new reserved array's reservation into a noinit
+# neighbour, so it needs no second doubling where mainline does: the
+# merge (a memmove() that closes a slot) is the cause, not the growth
+cat >"$work/merge-spares.mbt" <<'EOF2'
+config memory.max=128 reserved.max=1 resize=1 slab=0 bottom_up=0 mirror=0 movable=0 limit=0xffffffffffffffff
+memblock_add: [0x0000000000000000-0x0000000000002fff]
+memblock_reserve: [0x0000000000002000-0x0000000000002fff]
+memblock_reserved_mark_noinit: [0x0000000000002000-0x0000000000002fff]
+memblock_reserve: [0x0000000000000000-0x0000000000000fff]
+EOF2
+got=$(j reference,merge-ignores-flags "$work/merge-spares.mbt" | jq -r '[.kind, .cause // "none"] | join("|")')
+[[ $got == "regression|none" ]] && ok ||
+	bad "merge-ignores-flags spares a doubling by a merge: '$got', expected no growth cause"
 with_cause=$(j reference,reference-twin "${all[@]}" | jq -r 'select(.cause != null) | .file')
 [[ -z $with_cause ]] && ok || bad "reference~reference-twin: a cause on $with_cause"
 line=$("$mbdiff" judge --variants reference,zhou-2025 "$reg"/zhou-2025/bug-in-merge-after-growing-inside-range.mbt)
