@@ -204,7 +204,8 @@ void mbd_kc_printk(struct mbd_kc_ctx *c, const char *fmt, ...);
 /* With c->events: a call begins (ev[] emptied) or ends (the end entry). */
 void mbd_kc_events_begin(struct mbd_kc_ctx *c);
 void mbd_kc_events_end(struct mbd_kc_ctx *c);
-/* A memmove() of regions (an insertion or a merge step) is about to run. */
+/* A memmove() of regions is about to run: opens, an insertion step (it
+   moves them up); else a merge or removal step. */
 void mbd_kc_event_move(struct mbd_kc_ctx *c, bool opens);
 /* FNV-1a over one 64-bit value, for the glue's arrays_hash */
 static inline uint64_t mbd_kc_hash_u64(uint64_t h, uint64_t v)
