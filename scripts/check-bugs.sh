@@ -13,8 +13,13 @@
 # clause and array the wrong side breaks, the crash state, or what behaves
 # differently. Findings both sides share (a mainline fault the
 # patch leaves as it is) are no bug of the patch: counted, not listed.
-# Writes DIR/bugs/NN/ (worst first: regression, both wrong, fix, behaviour
-# change; then by class) with bug.json, repro.mbt (the shortest reproducer
+# A regression whose fault mainline also has on other calls (the same key
+# in DIR/base-faults.jsonl, the corpus judged by check.sh, or in any
+# judgement where mainline breaks the contract) is kind "exposes": the
+# patch reaches a fault of mainline's in a new layout, no bug of its own;
+# `mainline_fault` names the shortest trace where mainline has it.
+# Writes DIR/bugs/NN/ (worst first: regression, exposes, both wrong, fix,
+# behaviour change; then by class) with bug.json, repro.mbt (the shortest reproducer
 # of the group), narrow.txt and calls, and DIR/bugs.json (all of them).
 # Exit 0, or 2 when DIR is not a check output folder.
 set -euo pipefail
@@ -53,17 +58,28 @@ for j in "$out"/findings/*/judge.json "$out"/crashes/*/judge.json; do
 	fi
 done
 
-jq -s '
-	def krank: {regression: 5, both: 4, fix: 3, behaviour: 2}[.kind] // 0;
+base_faults=$out/base-faults.jsonl
+[[ -f $base_faults ]] || base_faults=/dev/null
+jq -s --slurpfile bf "$base_faults" '
+	def krank: {regression: 5, exposes: 4.5, both: 4, fix: 3, behaviour: 2}[.kind] // 0;
 	def crank: {crash: 9, hang: 8, panic: 7, coverage: 6, invariant: 5, return: 4,
 		    layout: 3, capacity: 2, warning: 1}[. // ""] // 0;
 	# the class of what is wrong: the wrong side fault, else the difference
 	def cls: if .class == "crash" or .class == "hang" then .class
-		 elif (.kind == "regression" or .kind == "both") and .patched.fault then (.patched.class // .class)
+		 elif (.kind == "regression" or .kind == "exposes" or .kind == "both") and .patched.fault
+		 then (.patched.class // .class)
 		 elif .kind == "fix" and .base.fault then (.base.class // .class)
 		 else .class end;
 	def ncalls: if .calls == null then 1000000 else .calls end;
-	map(select(.kind == "regression" or .kind == "both" or .kind == "fix" or .kind == "behaviour"))
+	# the faults of mainline by key: the shortest trace that shows each
+	(($bf + .) | map(select(.base.fault == true and (.base.key // "") != ""))
+	 | group_by(.base.key)
+	 | map(min_by(ncalls) | {key: .base.key, value: {key: .base.key, trace: (.reproducer // .file), calls}})
+	 | from_entries) as $mainline
+	| map(if .kind == "regression" and $mainline[.patched.key // ""] != null
+	      then . + {kind: "exposes", mainline_fault: $mainline[.patched.key]} else . end)
+	| map(select(.kind == "regression" or .kind == "exposes" or .kind == "both" or .kind == "fix" or
+		     .kind == "behaviour"))
 	| map(. + {bug_class: cls, group: (if (.cause // "") != "" then .cause else .key end)})
 	| group_by(.group)
 	| map(
@@ -86,6 +102,7 @@ jq -s '
 		   calls: (map(.call | select(. != null)) | unique),
 		   findings: map(.finding),
 		   reproducer_of: $best.finding, reproducer_from: $best.reproducer,
+		   mainline_fault: $best.mainline_fault,
 		   found_by: $best.found_by, what: (if $best.kind == "fix" then $best.base.what
 			else $best.patched.what end),
 		   base: $best.base, patched: $best.patched, divergence: $best.detail})

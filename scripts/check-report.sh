@@ -10,7 +10,7 @@
 # the bugs worst first (in 40 lines: with title and site, else one line
 # each, else the worst and a count), and the command that replays each;
 # the details follow. Exit (the verdict's): 0 CLEAN, 0 FIXES (the patch
-# fixes mainline faults and brings in none), 1 REGRESSION, 4 CRASH (a
+# fixes mainline faults and brings in none of its own), 1 REGRESSION, 4 CRASH (a
 # sanitizer crash or hang in the patched code), 5 BEHAVIOUR CHANGE (both
 # hold the API contract and differ); 2 bad DIR.
 set -euo pipefail
@@ -97,7 +97,8 @@ bugs=$out/bugs.json
 n=$(jq length "$bugs")
 nk() { jq "[.[] | select($1)] | length" "$bugs"; }
 n_reg=$(nk '.kind == "regression"')
-n_crash=$(nk '.kind == "regression" and (.class == "crash" or .class == "hang")')
+n_exp=$(nk '.kind == "exposes"')
+n_crash=$(nk '(.kind == "regression" or .kind == "exposes") and (.class == "crash" or .class == "hang")')
 n_fix=$(nk '.kind == "fix"')
 n_both=$(nk '.kind == "both"')
 n_beh=$(nk '.kind == "behaviour"')
@@ -107,7 +108,12 @@ n_beh=$(nk '.kind == "behaviour"')
 # behaviour change a reviewer has to read)
 if ((n_crash)); then verdict=crash rc=4
 elif ((n_reg)); then verdict=regression rc=1
+# "exposes": the patch reaches a fault mainline has on other calls, in a
+# layout where mainline holds. Beside a fix it is the fix moving mainline's
+# other fault, no bug of the patch's own (FIXES); alone it only makes that
+# fault easier to reach (REGRESSION)
 elif ((n_fix)); then verdict=fixes rc=0
+elif ((n_exp)); then verdict=regression rc=1
 elif ((n_beh + n_both)); then verdict=behaviour-change rc=5
 else verdict=clean rc=0
 fi
@@ -115,13 +121,14 @@ plural() { (($1 == 1)) && printf '%s %s' "$1" "$2" || printf '%s %ss' "$1" "$2";
 also() { # the other kinds, for the first line
 	local s=""
 	((n_fix)) && [[ $verdict != fixes ]] && s+=", $(plural "$n_fix" fix | sed 's/fixs/fixes/')"
+	((n_exp)) && ((n_reg + n_fix)) && s+=", $(plural "$n_exp" "mainline fault") reached in a new layout"
 	((n_both)) && s+=", $n_both both wrong"
 	((n_beh)) && [[ $verdict != behaviour-change ]] && s+=", $(plural "$n_beh" "behaviour change")"
 	printf '%s' "$s"
 }
 who() {
 	case $1 in
-	regression) echo "the patch" ;;
+	regression | exposes) echo "the patch" ;;
 	fix) echo "mainline" ;;
 	both) echo "both" ;;
 	*) echo "neither" ;;
@@ -133,7 +140,13 @@ shared=$(jq -r '.shared // 0' "$out/bugs/not-bugs.json" 2>/dev/null || echo 0)
 first_part() {
 	case $verdict in
 	crash) printf 'mbdiff check: CRASH - %s; the patched code dies\n' "$(plural "$n_reg" bug)$(also)" ;;
-	regression) printf 'mbdiff check: REGRESSION - %s the patch brings in%s\n' "$(plural "$n_reg" bug)" "$(also)" ;;
+	regression)
+		if ((n_reg)); then
+			printf 'mbdiff check: REGRESSION - %s the patch brings in%s\n' "$(plural "$n_reg" bug)" "$(also)"
+		else
+			printf 'mbdiff check: REGRESSION - %s of mainline the patch reaches where mainline holds, no fix\n' \
+				"$(plural "$n_exp" fault)"
+		fi ;;
 	fixes) printf 'mbdiff check: FIXES - %s of mainline, no regression%s\n' "$(plural "$n_fix" bug)" "$(also)" ;;
 	behaviour-change)
 		if ((n_beh)); then
@@ -272,6 +285,11 @@ headtxt=$(first_part)
 		[[ $(jq -r '.site // empty' <<<"$b") ]] && printf '  %s %s\n' "$(site_word "$b")" "$(jq -r .site <<<"$b")" | wrap 4
 		case $kind in
 		regression) printf '  the patch breaks the API contract here, mainline holds it\n' ;;
+		exposes)
+			printf '  the patch breaks the API contract here, mainline holds it;\n'
+			printf '  mainline breaks it the same way on other calls: %s (%s calls)\n' \
+				"$(jq -r '.mainline_fault.trace' <<<"$b" | sed "s|^$MBD_ROOT/||")" \
+				"$(jq -r '.mainline_fault.calls // "?"' <<<"$b")" | wrap 4 ;;
 		fix) printf '  mainline breaks the API contract here, the patch holds it\n' ;;
 		both) printf '  both break the API contract here, each its own way\n' ;;
 		behaviour) printf '  both hold the API contract and differ\n' ;;
@@ -348,8 +366,8 @@ if [[ $json ]]; then
 			--arg kt "$(cat "$bd/kernel-test" 2>/dev/null || true)" --arg repro "$(repro_lines "$bd/repro.mbt")" \
 			--arg file "$bd/repro.mbt" --arg means "$(means "$(jq -r ".[$i].class" "$bugs")")" \
 			--arg after "$(sed -n '/^after call/,/^detail/p' "$bd/narrow.txt" 2>/dev/null || true)" \
-			'. += [$all[0][$i] | {id, kind, who_is_wrong: ({regression: "patch", fix: "mainline", both: "both"}[.kind] // "neither"),
-			  class, key, title, site, what, cause, effects, signatures, calls, means: $means, found_by,
+			'. += [$all[0][$i] | {id, kind, who_is_wrong: ({regression: "patch", exposes: "patch", fix: "mainline", both: "both"}[.kind] // "neither"),
+			  class, key, mainline_fault, title, site, what, cause, effects, signatures, calls, means: $means, found_by,
 			  reachable_with_kernel_arrays: $reach, reachable: ($reach | startswith("yes")),
 			  kernel_test: $kt, reproducer: ($repro | split("\n")), reproducer_file: $file,
 			  after: $after}]' "$bj" >"$bj.tmp" && mv "$bj.tmp" "$bj"

@@ -772,6 +772,20 @@ done
 # ---- 6. bugs: one per root cause --------------------------------------------------
 
 # sanitizer crashes and hangs: one bug per crash state (scripts/crash-triage.sh)
+# Mainline's own faults in the corpus (a shared fault ends a replay as a
+# baseline fault, so no finding shows it): a regression that breaks the
+# same clause is a fault mainline has, reached in a new layout
+# (check-bugs.sh). One judge process for all; one a trace when a trace
+# kills it (a sanitizer), that trace left out.
+: >"$out/base-faults.jsonl"
+if ! "${judge[@]}" "${cfiles[@]}" >"$out/base-faults.all" 2>/dev/null; then
+	: >"$out/base-faults.all"
+	for f in "${cfiles[@]}"; do
+		"${judge[@]}" "$f" >>"$out/base-faults.all" 2>/dev/null || true
+	done
+fi
+jq -c 'select(.base.fault == true)' "$out/base-faults.all" >"$out/base-faults.jsonl" 2>/dev/null || true
+rm -f "$out/base-faults.all"
 mapfile -t crashes < <(find "$out/keep" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' \) \
 	! -name '*.variants' 2>/dev/null | sort)
 if ((${#crashes[@]})); then

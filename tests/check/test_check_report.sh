@@ -16,6 +16,10 @@
 #    differently) are one bug, their keys its effects; one of the same key
 #    without that cause stays a bug of its own;
 #  - a fix and a behaviour change: FIXES, exit 0 (a CI job passes);
+#  - a regression whose fault mainline has on other calls (a fix of the
+#    same key, or the corpus's base-faults.jsonl) is "exposes": FIXES
+#    beside a fix, REGRESSION alone; a fault of another key stays a
+#    regression;
 #  - a behaviour change alone: BEHAVIOUR CHANGE, exit 5; both wrong alone
 #    is one too (mainline is wrong first, the patch otherwise);
 #  - a failed explore is said, not hidden;
@@ -188,6 +192,57 @@ first_line "$x" | grep -q '^mbdiff check: FIXES - 1 bug of mainline, no regressi
 jq -e '.verdict == "fixes" and .exit == 0 and .bugs[0].who_is_wrong == "mainline"' "$x.json" >/dev/null && ok ||
 	bad "fix: --json $(jq -c '{verdict, exit}' "$x.json")"
 columns "$x/report.txt"
+
+# keys: set_keys FINDING-DIR BASE-KEY PATCHED-KEY ("" leaves it out)
+set_keys() {
+	jq --arg b "$2" --arg p "$3" '(if $b != "" then .base.key = $b else . end)
+		| (if $p != "" then .patched.key = $p | .patched.fault = true else . end)' \
+		"$1/judge.json" >"$1/judge.tmp" && mv "$1/judge.tmp" "$1/judge.json"
+}
+# a fix, and a regression whose fault mainline has too (the fix shows it):
+# the patch reaches mainline's fault in a new layout, no bug of its own
+x=$work/exposes
+meta "$x" "$noexp"
+finding "$x" 1212121212121212 fix 'mainline breaks contract: reserved: array-unreserved' invariant memblock_phys_free 2
+set_keys "$x/findings/1212121212121212" 'contract: reserved: array-unreserved' ""
+finding "$x" 3434343434343434 fix 'mainline breaks contract: reserved: arrays-overlap' coverage memblock_add 4
+set_keys "$x/findings/3434343434343434" 'contract: reserved: arrays-overlap' ""
+finding "$x" 5656565656565656 regression 'the patch breaks contract: reserved: arrays-overlap' coverage memblock_set_node 6 \
+	'cause: the arrays grow differently'
+set_keys "$x/findings/5656565656565656" "" 'contract: reserved: arrays-overlap'
+render "$x"
+rc=$?
+[[ $rc == 0 ]] && ok || bad "exposes: exit $rc, expected 0: $(cat "$x.log")"
+first_line "$x" | grep -q '^mbdiff check: FIXES - 2 bugs of mainline, no regression, 1 mainline$' && ok ||
+	bad "exposes: first line '$(first_line "$x")'"
+jq -e --arg t "$x/findings/3434343434343434/repro.mbt" '.verdict == "fixes" and
+	(.bugs[0] | .kind == "exposes" and .who_is_wrong == "patch" and .mainline_fault.trace == $t and
+	 .mainline_fault.key == "contract: reserved: arrays-overlap")' "$x.json" >/dev/null && ok ||
+	bad "exposes: --json $(jq -c '{verdict, b: .bugs[0] | {kind, who_is_wrong, mainline_fault}}' "$x.json")"
+grep -q 'mainline breaks it the same way on other calls' "$x/report.txt" && ok ||
+	bad "exposes: the report does not name where mainline has the fault"
+columns "$x/report.txt"
+# mainline's fault known only from the corpus (base-faults.jsonl), no fix:
+# the patch makes it easier to reach, a regression; a fault of another key
+# stays a regression of its own
+x=$work/exposes-alone
+meta "$x" "$noexp"
+jq -n -c '{file: "/src/corpus/regressions/reference/t.mbt", calls: 2, kind: "shared",
+	base: {fault: true, key: "contract: reserved: arrays-overlap"}}' >"$x/base-faults.jsonl"
+finding "$x" 7878787878787878 regression 'the patch breaks contract: reserved: arrays-overlap' coverage memblock_add 3
+set_keys "$x/findings/7878787878787878" "" 'contract: reserved: arrays-overlap'
+render "$x"
+rc=$?
+[[ $rc == 1 ]] && ok || bad "exposes alone: exit $rc, expected 1: $(cat "$x.log")"
+first_line "$x" | grep -q '^mbdiff check: REGRESSION - 1 fault of mainline the patch reaches' && ok ||
+	bad "exposes alone: first line '$(first_line "$x")'"
+finding "$x" 9090909090909090 regression 'the patch breaks contract: memory: attributes' coverage memblock_add 2
+set_keys "$x/findings/9090909090909090" "" 'contract: memory: attributes'
+render "$x"
+jq -e '[.bugs[] | .kind] | sort == ["exposes", "regression"]' "$x.json" >/dev/null && ok ||
+	bad "exposes alone: a fault of another key is not a regression: $(jq -c '[.bugs[] | {kind, key}]' "$x.json")"
+first_line "$x" | grep -q '^mbdiff check: REGRESSION - 1 bug the patch brings in' && ok ||
+	bad "exposes alone, with a regression: first line '$(first_line "$x")'"
 
 # behaviour change alone, and both wrong alone
 for kind in behaviour both; do
