@@ -67,10 +67,12 @@ mkdir -p "$work"
 src=$work/linux-$version
 members=(tools/include tools/lib tools/arch tools/scripts tools/testing/memblock
 	tools/testing/selftests/kselftest.h include/linux/memblock.h include/linux/gfp_types.h
-	include/linux/numa.h include/linux/kconfig.h include/linux/pci_ids.h mm/memblock.c)
+	include/linux/numa.h include/linux/kconfig.h include/linux/pci_ids.h mm/memblock.c
+	scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 
 # ---- the suite's sources, from the .deb --------------------------------------
-if [[ ! -f $src/tools/testing/memblock/Makefile ]]; then
+# (a tree extracted before checkpatch.pl was a member is extracted again)
+if [[ ! -f $src/tools/testing/memblock/Makefile || ! -f $src/scripts/checkpatch.pl ]]; then
 	deb=""
 	[[ $debs ]] && deb=$(find "$debs" -maxdepth 1 -name "linux-source-${version}_*_all.deb" | sort | tail -n 1)
 	if [[ ! $deb ]]; then

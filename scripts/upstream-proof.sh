@@ -14,11 +14,17 @@
 #   after   the suite with the whole series: ./main must PASS (the fix
 #           holds and every existing test still passes).
 #
-# Both with NUMA=1 and without (--numa). Prints one line per series and
-# NUMA setting:
+# Both with NUMA=1 and without (--numa). Then each patch through the
+# tree's own scripts/checkpatch.pl --strict --no-tree: no error and no
+# warning, but for one on a line the patch moves or repeats (the same line
+# removed, or kept as context, elsewhere in it: a BUG_ON() mainline has
+# is not the patch's own). The
+# Fixes: hashes cannot be looked up without a git clone (UNKNOWN_COMMIT_ID
+# is left out). Prints one line per series and NUMA setting, and per patch:
 #   NAME numa=N before=fail|pass after=fail|pass: ok|WRONG
-# and, for a run that did not go as it should, the suite's last lines.
-# Exit 0 when every line is ok, 1 otherwise, 2 on bad input (a series
+#   NAME checkpatch PATCH: E errors, W warnings, C checks[, M on lines it moves or repeats (TYPES)]: ok|WRONG
+# and, for a run that did not go as it should, the suite's last lines or
+# checkpatch's. Exit 0 when every line is ok, 1 otherwise, 2 on bad input (a series
 # with no test patch, or a patch that does not apply), 77 when the suite
 # cannot be had. Work folders: --work (default build/upstream-proof).
 set -euo pipefail
@@ -87,6 +93,36 @@ run_suite() {
 	bash -c 'cd "$1" && ./main -v; exit $?' _ "$d/tools/testing/memblock" >"$d.run.log" 2>&1
 }
 
+# checkpatch NAME PATCH: its line; 1 when not ok. Run outside any git
+# work tree (a relative path inside one is read otherwise)
+checkpatch() {
+	local out moved=0 types="" line f n e="" w c t crc=0
+	out=$(cd "$work" && perl "$src/scripts/checkpatch.pl" --no-tree --strict --terse \
+		--show-types --ignore UNKNOWN_COMMIT_ID "$2" 2>&1) || crc=$?
+	# --terse prints nothing at all for a clean patch
+	if [[ ! $out ]] && ((crc == 0)); then
+		e=0 w=0 c=0
+	else
+		read -r e w c < <(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p' <<<"$out") || true
+	fi
+	[[ $e ]] || { printf '%s checkpatch %s: did not run: %s: WRONG\n' "$1" "$(basename "$2")" "$(tail -n 1 <<<"$out")"; return 1; }
+	# a warning or check on an added line that the patch also removes or
+	# keeps as context: a statement mainline has, moved or repeated
+	while IFS= read -r f; do
+		n=$(sed -n 's/^[^:]*:\([0-9]*\): \(WARNING\|CHECK\):.*/\1/p' <<<"$f")
+		[[ $n ]] || continue
+		line=$(sed -n "${n}p" "$2")
+		[[ $line == +* ]] && grep -qxF -e "-${line#+}" -e " ${line#+}" "$2" || continue
+		t=$(sed -n 's/^[^:]*:[0-9]*: [A-Z]*:\([A-Z_]*\):.*/\1/p' <<<"$f")
+		moved=$((moved + 1))
+		[[ " $types " == *" $t "* ]] || types+="${types:+ }$t"
+	done <<<"$out"
+	local verdict=ok
+	((e == 0 && w + c == moved)) || verdict=WRONG
+	printf '%s checkpatch %s: %s errors, %s warnings, %s checks%s: %s\n' "$1" "$(basename "$2")" \
+		"$e" "$w" "$c" "$( ((moved)) && printf ', %s on lines it moves or repeats (%s)' "$moved" "$types")" "$verdict"
+	[[ $verdict == ok ]] || { grep -E '^[^:]*:[0-9]*: ' <<<"$out" | sed 's/^/  /'; return 1; }
+}
 for s in "${series[@]}"; do
 	name=$(basename "$s")
 	all=() tests=()
@@ -109,6 +145,9 @@ for s in "${series[@]}"; do
 			[[ $before == pass ]] && printf '  before: the new test passes on linux-%s as it is\n' "$version"
 			[[ $after == fail ]] && tail -n 3 "$d-after.run.log" | sed 's/^/  after: /'
 		fi
+	done
+	for p in "${all[@]}"; do
+		checkpatch "$name" "$p" || rc=1
 	done
 done
 exit "$rc"

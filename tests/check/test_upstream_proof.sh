@@ -5,9 +5,11 @@
 #
 # The fixes in docs/upstream/ against the kernel's REAL tools/testing/memblock
 # of linux-source-7.3 (scripts/upstream-proof.sh): each series' new test
-# fails on 7.3 as it is and passes with the whole series, NUMA=1 and not.
-# One "ok" line per series and NUMA setting must come out, and nothing
-# else; exit 77 (skipped) when the suite cannot be had.
+# fails on 7.3 as it is and passes with the whole series, NUMA=1 and not,
+# and each patch passes the tree's checkpatch.pl --strict (but for lines it
+# moves). One "ok" line per series and NUMA setting and one per patch must
+# come out, and nothing else; exit 77 (skipped) when the suite cannot be
+# had.
 set -uo pipefail
 src=${1:?usage: test_upstream_proof.sh SOURCE_DIR WORKDIR}
 work=${2:?usage: test_upstream_proof.sh SOURCE_DIR WORKDIR}
@@ -20,9 +22,11 @@ printf '%s\n' "$out"
 ((rc == 77)) && exit 77
 want=$((${#series[@]} * 2))
 oks=$(grep -c '^[^ ]* numa=[01] before=fail after=pass: ok$' <<<"$out")
-if ((rc == 0 && oks == want)); then
-	echo "upstream-proof: $oks of $want ok"
+patches=("$src"/docs/upstream/*/[0-9][0-9][0-9][0-9]-*.patch)
+cps=$(grep -c '^[^ ]* checkpatch [^ ]*: 0 errors, .*: ok$' <<<"$out")
+if ((rc == 0 && oks == want && cps == ${#patches[@]})); then
+	echo "upstream-proof: $oks of $want suite runs ok, checkpatch ok on $cps of ${#patches[@]} patches"
 	exit 0
 fi
-echo "FAIL: upstream-proof.sh exit $rc, $oks of $want lines ok"
+echo "FAIL: upstream-proof.sh exit $rc, $oks of $want suite lines ok, checkpatch ok on $cps of ${#patches[@]} patches"
 exit 1
