@@ -2,9 +2,10 @@
 /*
  * The oracle: memblock's API contract as two coalesced interval sets,
  * replayed call by call next to one variant (oracle_alloc.c predicts
- * allocations). The contract is v7.3's; for variants that model or are
- * older kernels (mbd_oracle_set_kver()) the two later changes that show in
- * the arrays are taken back:
+ * allocations; oracle_setup.c makes, resets and copies an oracle). The
+ * contract is v7.3's; for variants that model or are older kernels
+ * (mbd_oracle_set_kver()) the two later changes that show in the arrays
+ * are taken back:
  *  - v6.16: memblock_reserve() records NUMA_NO_NODE, memblock's own
  *    reservations (grown arrays, allocations) carry MEMBLOCK_RSRV_KERN and
  *    allocations the node they were found for; before, all of them were
@@ -21,7 +22,6 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mbd_interval.h"
@@ -29,33 +29,6 @@
 #include "oracle_int.h"
 
 static const char *const type_name[2] = { "memory", "reserved" };
-
-struct mbd_oracle *mbd_oracle_new(void)
-{
-	struct mbd_oracle *o = calloc(1, sizeof(*o));
-	struct mbd_config cfg;
-
-	if (!o)
-		return NULL;
-	mbd_iset_init(&o->t[MEM]);
-	mbd_iset_init(&o->t[RSV]);
-	mbd_iset_init(&o->scratch);
-	if (mbd_iset_reserve(&o->t[MEM]) || mbd_iset_reserve(&o->t[RSV]) ||
-	    mbd_iset_reserve(&o->scratch)) {
-		mbd_oracle_free(o);
-		return NULL;
-	}
-	mbd_config_default(&cfg);
-	mbd_oracle_reset(o, &cfg);
-	mbd_oracle_set_kver(o, 0);
-	return o;
-}
-
-void mbd_oracle_set_kver(struct mbd_oracle *o, uint32_t kver)
-{
-	o->rsrv_kern = !kver || kver >= MBD_KVER(6, 16);
-	o->late_free = !kver || kver >= MBD_KVER(7, 1);
-}
 
 /* Node of a memblock_reserve() call. */
 static int32_t reserve_nid(const struct mbd_oracle *o)
@@ -75,62 +48,6 @@ static void kern_attr(const struct mbd_oracle *o, int32_t nid,
 static bool free_edits_reserved(const struct mbd_oracle *o)
 {
 	return !(o->late_free && o->slab);
-}
-
-void mbd_oracle_free(struct mbd_oracle *o)
-{
-	if (!o)
-		return;
-	mbd_iset_free(&o->t[MEM]);
-	mbd_iset_free(&o->t[RSV]);
-	mbd_iset_free(&o->scratch);
-	free(o);
-}
-
-static uint64_t clamp_limit(uint64_t limit)
-{
-	return limit < MBD_ORACLE_PHYS_LIMIT ? limit : MBD_ORACLE_PHYS_LIMIT;
-}
-
-void mbd_oracle_reset(struct mbd_oracle *o, const struct mbd_config *cfg)
-{
-	mbd_iset_clear(&o->t[MEM]);
-	mbd_iset_clear(&o->t[RSV]);
-	o->total[MEM] = o->total[RSV] = 0;
-	o->resize = cfg->resize;
-	o->slab = cfg->slab;
-	o->bottom_up = cfg->bottom_up;
-	o->mirror_cfg = cfg->mirror;
-	o->movable = cfg->movable;
-	o->has_mirror = false;
-	o->limit = clamp_limit(cfg->limit);
-	o->broken = false;
-}
-
-int mbd_oracle_copy(struct mbd_oracle *dst, const struct mbd_oracle *src)
-{
-	bool rsrv_kern = dst->rsrv_kern, late_free = dst->late_free;
-
-	if (mbd_iset_copy(&dst->t[MEM], &src->t[MEM]) ||
-	    mbd_iset_copy(&dst->t[RSV], &src->t[RSV])) {
-		dst->broken = true;
-		return -1;
-	}
-	dst->total[MEM] = src->total[MEM];
-	dst->total[RSV] = src->total[RSV];
-	dst->resize = src->resize;
-	dst->slab = src->slab;
-	dst->bottom_up = src->bottom_up;
-	dst->mirror_cfg = src->mirror_cfg;
-	dst->movable = src->movable;
-	dst->has_mirror = src->has_mirror;
-	dst->limit = src->limit;
-	dst->broken = src->broken;
-	dst->trim_wrapped = src->trim_wrapped;
-	/* the contract stays dst's own */
-	dst->rsrv_kern = rsrv_kern;
-	dst->late_free = late_free;
-	return 0;
 }
 
 /* ---------------------------------------------------------------- findings */
@@ -551,7 +468,7 @@ enum mbd_class mbd_oracle_step_text(struct mbd_oracle *o, const struct mbd_op *o
 				  kflags, knid);
 		break;
 	case MBD_OP_SET_LIMIT:
-		o->limit = clamp_limit(op->value);
+		o->limit = mbd_orc_clamp_limit(op->value);
 		break;
 	case MBD_OP_ALLOW_RESIZE:
 		o->resize = true;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The oracle's state and the helpers oracle.c and oracle_alloc.c share. */
+/* The oracle's state and the helpers its files share (oracle.c, oracle_setup.c,
+ * oracle_alloc.c, oracle_util.c, oracle_digest.c). */
 #ifndef MBD_ORACLE_INT_H
 #define MBD_ORACLE_INT_H
 
@@ -27,6 +28,12 @@ struct mbd_oracle {
 	bool rsrv_kern;         /* v6.16+ node ids and flags of reservations */
 	bool late_free;         /* v7.1+ phys_free once slab is up */
 };
+
+/* current_limit as the oracle keeps it: clamped like the glue's */
+static inline uint64_t mbd_orc_clamp_limit(uint64_t limit)
+{
+	return limit < MBD_ORACLE_PHYS_LIMIT ? limit : MBD_ORACLE_PHYS_LIMIT;
+}
 
 /* Record a finding of class cls unless a worse one is already there. */
 __attribute__((format(printf, 5, 6)))

@@ -7,7 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * The counts. A test built from several files (PARTS in mbd_unit_tests,
+ * tests/CMakeLists.txt: MBD_TEST_PARTS) has one pair for all of them,
+ * defined in its test_NAME.c: int mbd_test_passed, mbd_test_failed;
+ */
+#ifdef MBD_TEST_PARTS
+extern int mbd_test_passed, mbd_test_failed;
+#else
 static int mbd_test_passed, mbd_test_failed;
+#endif
 
 #define MBD_CHECK(cond) do {						\
 	if (cond) {							\

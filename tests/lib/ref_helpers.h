@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers for test_reference.c: drive one variant through the mbd_variant
- * interface and compare its arrays with hand-written expectations, printing
- * both sides when they differ. Include after mbd_test.h, in one file only.
+ * Helpers for unit/test_reference (test_reference.c and the
+ * reference_cases_*.c files it is built from): drive one variant through
+ * the mbd_variant interface and compare its arrays with hand-written
+ * expectations, printing both sides when they differ.
  */
 #ifndef REF_HELPERS_H
 #define REF_HELPERS_H
@@ -39,7 +40,7 @@ struct ref_rgn {
 
 struct ref_ctx {
 	const struct mbd_variant *v;
-	const char *file;      /* the test's source file, for messages */
+	const char *file;      /* the running test's source file, for messages */
 	const char *test;      /* name of the running test, for messages */
 	struct mbd_state st;   /* last snapshot */
 	struct mbd_result res; /* last call's outcome */
@@ -63,9 +64,12 @@ static inline void ref_snap(struct ref_ctx *c)
 	c->v->snapshot(&c->st);
 }
 
-/* Start a test: boot state from cfg (NULL = kernel default). */
-static inline void ref_begin(struct ref_ctx *c, const char *test,
-		      const struct mbd_config *cfg)
+/*
+ * Start a test: boot state from cfg (NULL = kernel default). Its failures
+ * name the file it was begun in (ref_begin(), a macro: __FILE__).
+ */
+static inline void ref_begin_in(struct ref_ctx *c, const char *file,
+				const char *test, const struct mbd_config *cfg)
 {
 	struct mbd_config def;
 
@@ -73,11 +77,13 @@ static inline void ref_begin(struct ref_ctx *c, const char *test,
 		mbd_config_default(&def);
 		cfg = &def;
 	}
+	c->file = file;
 	c->test = test;
 	c->v->reset(cfg, 0);
 	memset(&c->res, 0, sizeof(c->res));
 	ref_snap(c);
 }
+#define ref_begin(c, test, cfg) ref_begin_in((c), __FILE__, (test), (cfg))
 
 static inline void ref_cfg(struct mbd_config *cfg, uint32_t memory_max,
 		    uint32_t reserved_max, bool resize)

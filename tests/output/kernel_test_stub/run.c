@@ -5,7 +5,8 @@
  * then the test. Build with
  *   -I<tree>/include -I<tree>/mm -Ialgorithms/kcompat -Itests/kernel_test_stub
  *   -DMBD_KT_FILE='"path/to/test.c"' -DMBD_KT_CHECKS=name_checks
- * and link algorithms/kcompat/kcompat_rt.c. Exit 0 when the test passes.
+ * and link the kcompat runtime (every .c of algorithms/kcompat). Exit 0
+ * when the test passes.
  */
 #include "memblock.c"
 
