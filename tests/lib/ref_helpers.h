@@ -108,7 +108,7 @@ static inline int64_t ref_apply(struct ref_ctx *c, struct mbd_op op)
 static inline void ref_ok_at(struct ref_ctx *c, struct mbd_op op, int line)
 {
 	int64_t ret = ref_apply(c, op);
-	char msg[200];
+	char msg[400];
 
 	if (!c->res.panicked && ret == 0) {
 		ref_pass();
@@ -222,7 +222,7 @@ static inline void ref_expect_at(struct ref_ctx *c, enum mbd_type_sel type,
 	const char *name = type == MBD_TYPE_MEMORY ? "memory" : "reserved";
 	bool ok = t->cnt == n && t->max == max && t->total_size == total &&
 		  t->n_copied == n;
-	char msg[200];
+	char msg[400];
 
 	for (size_t i = 0; ok && i < n; i++) {
 		const struct mbd_region *r = &t->regions[i];
@@ -251,7 +251,7 @@ static inline void ref_expect_at(struct ref_ctx *c, enum mbd_type_sel type,
 static inline void ref_expect_u64_at(struct ref_ctx *c, const char *what,
 			      uint64_t got, uint64_t want, int line)
 {
-	char msg[200];
+	char msg[400];
 
 	if (got == want) {
 		ref_pass();
@@ -302,7 +302,7 @@ static inline void ref_expect_panic_at(struct ref_ctx *c, const char *want,
 static inline void ref_expect_flag_at(struct ref_ctx *c, const char *what,
 				      bool got, bool want, int line)
 {
-	char msg[200];
+	char msg[400];
 
 	if (got == want) {
 		ref_pass();
