@@ -769,6 +769,7 @@ for sig in "$out"/keep/*.sig; do
 	fi
 done
 
+t_judged=$(mbd_now)
 # ---- 6. bugs: one per root cause --------------------------------------------------
 
 # sanitizer crashes and hangs: one bug per crash state (scripts/crash-triage.sh)
@@ -798,6 +799,7 @@ bash "$MBD_ROOT/scripts/check-bugs.sh" --out "$out" >"$out/bugs.log" 2>&1 ||
 mapfile -t bugdirs < <(find "$out/bugs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort)
 mbd_log "bugs: ${#bugdirs[@]} from $(find "$out/findings" -name judge.json | wc -l) signature(s)"
 
+t_grouped=$(mbd_now)
 # ---- 6b. what a search without bugs covered ------------------------------------------
 
 # Branch coverage of the functions a memblock patch is about, in both
@@ -830,6 +832,7 @@ if ((coverage && ${#bugdirs[@]} == 0)); then
 fi
 setmeta coverage "$covjson"
 
+t_covered=$(mbd_now)
 # ---- 7. each bug: reachable with the kernel's 128-slot arrays? --------------------
 
 for bd in "${bugdirs[@]}"; do
@@ -904,6 +907,7 @@ for bd in "${bugdirs[@]}"; do
 	printf '%s\n' "${reach:-not searched}" >"$bd/reachable"
 done
 
+t_reached=$(mbd_now)
 # ---- 8. one kernel test per bug, in the real suite ----------------------------------
 
 # the test checks the side that holds the contract (mainline, or the
@@ -961,6 +965,14 @@ fi
 
 # ---- 9. the report -------------------------------------------------------------
 
+# the phases after the search, and the whole run up to the report
+t_tested=$(mbd_now)
+setmeta timings "$(jq --arg j "$(mbd_elapsed "$t_done" "$t_judged")" \
+	--arg g "$(mbd_elapsed "$t_judged" "$t_grouped")" --arg c "$(mbd_elapsed "$t_grouped" "$t_covered")" \
+	--arg r "$(mbd_elapsed "$t_covered" "$t_reached")" --arg k "$(mbd_elapsed "$t_reached" "$t_tested")" \
+	--arg t "$(mbd_elapsed "$t_start" "$t_tested")" \
+	'.timings + {minimize_judge_s: ($j|tonumber), bugs_s: ($g|tonumber), coverage_s: ($c|tonumber),
+	  reach_s: ($r|tonumber), kernel_tests_s: ($k|tonumber), total_s: ($t|tonumber)}' "$meta")"
 setmeta date "$(jstr "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
 args=(--out "$out")
 [[ $json ]] && args+=(--json "$json")

@@ -12,8 +12,11 @@
 # mm/memblock.c), once as it is ("base") and once with the patches P
 # applied to mm/memblock.c ("patched"; without --patch, base only), with
 # NUMA=1 and without (--numa). Each test runs in its own process: the
-# suite's main.c is replaced by a main() that calls that one test's
-# NAME_checks(), so a failing ASSERT hides nothing else.
+# suite's main.c is replaced by a main() that calls the one test's
+# NAME_checks() that MBDIFF_TEST names, so a failing ASSERT hides nothing
+# else. All the tests go into one ./main per build (one make, not one per
+# test); when their names clash, or that build fails, each test is built
+# alone, which names the one that does not build.
 #
 # Prints one line per test, build and side:
 #   TEST numa=N base=pass|fail|not-run patched=pass|fail|not-run
@@ -144,61 +147,97 @@ prepare() {
 	printf '%s\n' "$d"
 }
 
-# build_one DIR NUMA TEST.c: ./main of that one test; 0 built, 1 not
-build_one() {
-	local d=$1 n=$2 t=$3 name orig m=$1/tools/testing/memblock
-	name=$(sed -n 's/^int \(mbdiff_[A-Za-z0-9_]*\)_checks(void)$/\1/p' "$t" | head -n 1)
-	[[ $name ]] || { printf '%s: error: %s: no "int mbdiff_..._checks(void)"\n' "$MBD_PROG" "$t" >&2; exit 2; }
-	cp "$t" "$m/tests/mbd_test.c"
-	# our main(): the suite's argument parsing, then this one test
+# test_name TEST.c: its NAME (of "int NAME_checks(void)")
+test_name() {
+	local name
+	name=$(sed -n 's/^int \(mbdiff_[A-Za-z0-9_]*\)_checks(void)$/\1/p' "$1" | head -n 1)
+	[[ $name ]] || { printf '%s: error: %s: no "int mbdiff_..._checks(void)"\n' "$MBD_PROG" "$1" >&2; exit 2; }
+	printf '%s\n' "$name"
+}
+
+# build DIR NUMA TEST.c...: one ./main holding those tests, test K (from 0)
+# run by MBDIFF_TEST=K; 0 built, 1 not
+build() {
+	local d=$1 n=$2 orig m=$1/tools/testing/memblock i=0 t objs="" decls="" calls=""
+	shift 2
+	rm -f "$m"/tests/mbd_test_*.c "$m"/tests/mbd_test_*.o
+	for t in "$@"; do
+		cp "$t" "$m/tests/mbd_test_$i.c"
+		objs+=" tests/mbd_test_$i.o"
+		decls+="int $(test_name "$t")_checks(void);"$'\n'
+		calls+="	case $i: $(test_name "$t")_checks(); break;"$'\n'
+		i=$((i + 1))
+	done
+	# our main(): the suite's argument parsing, then the one test named
 	cat >"$m/main.c" <<-EOF
 	// SPDX-License-Identifier: GPL-2.0
 	/* Written by mbdiff scripts/kernel-suite.sh: one test per process. */
+	#include <stdlib.h>
 	#include "tests/common.h"
 
-	int ${name}_checks(void);
-
+	${decls}
 	int main(int argc, char **argv)
 	{
+		const char *k = getenv("MBDIFF_TEST");
+
 		parse_args(argc, argv);
-		${name}_checks();
+		switch (k ? atoi(k) : -1) {
+	${calls}	default: return 2;
+		}
 		return 0;
 	}
 	EOF
 	# the suite's own test objects (a variable continued with backslashes)
 	orig=$(awk '/^TEST_OFILES[ \t]*=/ { f = 1; sub(/^TEST_OFILES[ \t]*=/, "") }
 		f { c = sub(/\\$/, ""); printf "%s ", $0; if (!c) exit }' "$m/Makefile")
-	rm -f "$m/main" "$m/main.o" "$m/tests/mbd_test.o"
+	rm -f "$m/main" "$m/main.o"
 	CFLAGS="${urcu_flags[*]}" nice -n 10 make -s -C "$m" -j2 NUMA="$n" \
-		TEST_OFILES="$orig tests/mbd_test.o" main >"$m/build.log" 2>&1
+		TEST_OFILES="$orig$objs" main >"$m/build.log" 2>&1
+}
+
+# run_test DIR K: pass, fail or not-run (K of the last build)
+run_test() {
+	local m=$1/tools/testing/memblock out
+	if out=$(cd "$m" && MBDIFF_TEST=$2 ./main -v 2>&1); then
+		if grep -q 'not run, its calls need NUMA=1' <<<"$out"; then echo not-run; else echo pass; fi
+	else
+		printf '%s\n' "$out" | grep -m 2 -iE 'assert|fail' >"$work/last-failure.txt" || true
+		echo fail
+	fi
 }
 
 failed=0
-declare -A dirs=()
+declare -A dirs=() res=()
+for t in "${tests[@]}"; do test_name "$t" >/dev/null; done # exit 2 on a file with no test
+# one build for all the tests unless two share a name
+together=1
+[[ $(for t in "${tests[@]}"; do test_name "$t"; done | sort | uniq -d) ]] && together=0
+sides=(base)
+((${#patches[@]})) && sides+=(patched)
 for n in "${numas[@]}"; do
-	sides=(base)
-	((${#patches[@]})) && sides+=(patched)
 	for side in "${sides[@]}"; do
 		dirs[$side]=$(prepare "$side" "$n") || exit 2
-	done
-	for t in "${tests[@]}"; do
-		line="$(basename "$t" .c) numa=$n"
-		for side in base patched; do
-			if [[ $side == patched ]] && ! ((${#patches[@]})); then continue; fi
-			d=${dirs[$side]}
-			m=$d/tools/testing/memblock
-			if ! build_one "$d" "$n" "$t"; then
-				grep -m 3 -E 'error|Error' "$m/build.log" >&2 || true
+		d=${dirs[$side]}
+		if ((together)) && build "$d" "$n" "${tests[@]}"; then
+			for ((i = 0; i < ${#tests[@]}; i++)); do res[$side:$i]=$(run_test "$d" "$i"); done
+			continue
+		fi
+		for ((i = 0; i < ${#tests[@]}; i++)); do
+			t=${tests[$i]}
+			if ! build "$d" "$n" "$t"; then
+				grep -m 3 -E 'error|Error' "$d/tools/testing/memblock/build.log" >&2 || true
 				printf '%s: error: the suite does not build with %s (numa=%s, %s): %s\n' "$MBD_PROG" \
-					"$(basename "$t")" "$n" "$side" "$m/build.log" >&2
+					"$(basename "$t")" "$n" "$side" "$d/tools/testing/memblock/build.log" >&2
 				exit 1
 			fi
-			if out=$(cd "$m" && ./main -v 2>&1); then
-				if grep -q 'not run, its calls need NUMA=1' <<<"$out"; then r=not-run; else r=pass; fi
-			else
-				r=fail
-				printf '%s\n' "$out" | grep -m 2 -iE 'assert|fail' >"$work/last-failure.txt" || true
-			fi
+			res[$side:$i]=$(run_test "$d" 0)
+		done
+	done
+	for ((i = 0; i < ${#tests[@]}; i++)); do
+		t=${tests[$i]}
+		line="$(basename "$t" .c) numa=$n"
+		for side in "${sides[@]}"; do
+			r=${res[$side:$i]}
 			line+=" $side=$r"
 			case $side:$r in
 			base:fail) failed=1 ;;
