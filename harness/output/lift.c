@@ -117,6 +117,8 @@ int mbd_lift_run(struct mbd_judge_ctx *c, const struct mbd_variant *const vs[2],
 	const struct mbd_variant *wrong;
 	struct mbd_trace cand;
 	char head[900], build_why[200] = "", first_why[200] = "";
+	/* a bug grouped under a root cause: its first fault's own key too */
+	char fault_key[220] = "";
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
@@ -129,6 +131,8 @@ int mbd_lift_run(struct mbd_judge_ctx *c, const struct mbd_variant *const vs[2],
 		if (j.kind == MBD_JUDGE_NONE)
 			return 1;
 		snprintf(l->key, sizeof(l->key), "%s", mbd_judge_bug_key(&j));
+		if (j.cause[0])
+			snprintf(fault_key, sizeof(fault_key), "%s", j.key);
 		/* the fillers are sized by the side whose fault it is */
 		wrong = j.kind == MBD_JUDGE_FIX || j.kind == MBD_JUDGE_SHARED ? vs[0] : vs[1];
 	}
@@ -170,7 +174,12 @@ int mbd_lift_run(struct mbd_judge_ctx *c, const struct mbd_variant *const vs[2],
 			rc = -1;
 			break;
 		} else {
-			l->reached = strcmp(mbd_judge_bug_key(&j), l->key) == 0;
+			/* the same bug, or the same fault it leads to (the
+			   boot arrays may get there without the growth that
+			   the tiny ones part at) */
+			l->reached = strcmp(mbd_judge_bug_key(&j), l->key) == 0 ||
+				     (fault_key[0] && j.kind != MBD_JUDGE_NONE &&
+				      strcmp(j.key, fault_key) == 0);
 			snprintf(l->got, sizeof(l->got), "%s",
 				 j.kind == MBD_JUDGE_NONE ? "no divergence" : mbd_judge_bug_key(&j));
 		}

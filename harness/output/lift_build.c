@@ -255,7 +255,9 @@ static int seal(struct build *b)
 
 /* array t out of its static boot array, as the reproducer's is when one
  * call doubles it twice: fill it until it doubles, its new array taken
- * from the staging bank */
+ * from the staging bank. Done before the first call, while both arrays
+ * have room: adding the bank to a full memory array would double it,
+ * into the reproducer's own memory */
 static int pre_grow(struct build *b, int t)
 {
 	if (!type_of(b, t)->regions_static)
@@ -322,20 +324,29 @@ int mbd_lift_build(const struct mbd_variant *v, const struct mbd_trace *t,
 	mbd_state_init(&b.st);
 	v->reset(&out->cfg, 0);
 	v->snapshot(&b.st);
+	for (int ty = 0; ty < 2 && !rc; ty++)
+		for (size_t k = 0; k < p->n && !rc; k++)
+			if (p->steps[k].doublings[ty] >= 2 && p->steps[k].doublings[ty] < 32) {
+				rc = pre_grow(&b, ty);
+				break;
+			}
 	for (size_t k = 0; k < p->n && !rc; k++) {
 		const struct mbd_lift_step *st = &p->steps[k];
 		uint64_t tgt[2];
 
-		for (int ty = 0; ty < 2 && !rc; ty++) {
+		for (int ty = 0; ty < 2; ty++) {
 			unsigned d = st->doublings[ty];
+			uint64_t room;
 
 			tgt[ty] = st->max[ty] > st->cnt[ty] ? st->max[ty] - st->cnt[ty] : 0;
-			if (d >= 2 && d < 32) {
-				/* the last of the doublings is the one a boot-sized
-				   array does, from the room the others left */
-				tgt[ty] = (st->max[ty] << (d - 1)) - st->cnt[ty];
-				rc = pre_grow(&b, ty);
-			}
+			if (d < 2 || d >= 32)
+				continue;
+			/* the last of the doublings is the one a boot-sized array
+			   does, from the room the others left; the first, out of
+			   the static array, reserved its new array in reserved
+			   (the later ones free the one they replace) */
+			room = (st->max[ty] << (d - 1)) - st->cnt[ty];
+			tgt[ty] = ty && room && st->max[ty] == t->cfg.reserved_max ? room - 1 : room;
 		}
 		if (!rc)
 			rc = adjust(&b, 0, tgt[0]);

@@ -10,7 +10,8 @@
  * moved up) before each call so that every array
  * has exactly the free slots it had in the reproducer, pre-grows an array
  * that the reproducer doubles more than once in one call, and keeps the
- * result only if the judge names the same bug on it.
+ * result only if the judge names the same bug on it (or, for a bug grouped
+ * under a root cause, the same fault the cause led to).
  */
 #ifndef MBD_LIFT_H
 #define MBD_LIFT_H
