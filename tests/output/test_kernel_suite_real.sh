@@ -11,7 +11,10 @@
 # real file with that variant ported in (scripts/port-patch.sh), unless
 # its header says the shift hides the difference. The base builds are
 # shared by all variants. reference--*.c pin
-# mainline itself and run on the base only. Exit 77 (skipped) when the
+# mainline itself and run on the base only. Then the one-build-per-test
+# fallback: two copies of one test (their NAME_checks() clash) give one
+# line each, as the test alone does; a test that does not compile beside
+# one that does is named in the error, exit 1. Exit 77 (skipped) when the
 # tree, the .deb ($MBDIFF_DEB_CACHE) or liburcu cannot be had.
 set -uo pipefail
 src=${1:?usage: test_kernel_suite_real.sh SOURCE_DIR [WORKDIR]}
@@ -48,4 +51,30 @@ for var in $variants; do
 	*) echo "FAIL: $var (exit $rc)"; fail=1 ;;
 	esac
 done
+# the fallback: clashing names are built one by one
+one=$(find "$src/docs/kernel-tests" -name 'reference--*.c' | sort | head -n 1)
+mkdir -p "$work/clash/a" "$work/clash/b"
+cp "$one" "$work/clash/a/t.c"
+cp "$one" "$work/clash/b/t.c"
+alone=$(bash "$src/scripts/kernel-suite.sh" --version "$v" --work "$work/suite" "$one" 2>/dev/null | sed 's/^[^ ]* //')
+both=$(bash "$src/scripts/kernel-suite.sh" --version "$v" --work "$work/suite" \
+	"$work/clash/a/t.c" "$work/clash/b/t.c" 2>/dev/null | sed 's/^[^ ]* //')
+want=$(printf '%s\n' "$alone" | awk '{ print; print }')
+if [[ $alone && $both == "$want" ]]; then
+	echo "kernel-suite-real: clashing names: $(wc -l <<<"$both") lines, as each test alone"
+else
+	echo "FAIL: clashing names gave '$both', each alone '$alone'"
+	fail=1
+fi
+# ... and a test that does not build is named
+printf 'int mbdiff_broken_checks(void)\n{\n\treturn missing_symbol;\n}\n' >"$work/clash/broken.c"
+err=$(bash "$src/scripts/kernel-suite.sh" --version "$v" --work "$work/suite" --numa 1 \
+	"$one" "$work/clash/broken.c" 2>&1 >/dev/null)
+rc=$?
+if ((rc == 1)) && grep -q 'does not build with broken.c' <<<"$err"; then
+	echo "kernel-suite-real: a test that does not build is named (exit 1)"
+else
+	echo "FAIL: a broken test gave exit $rc: $(tail -n 1 <<<"$err")"
+	fail=1
+fi
 exit "$fail"
