@@ -158,14 +158,15 @@ test_name() {
 # build DIR NUMA TEST.c...: one ./main holding those tests, test K (from 0)
 # run by MBDIFF_TEST=K; 0 built, 1 not
 build() {
-	local d=$1 n=$2 orig m=$1/tools/testing/memblock i=0 t objs="" decls="" calls=""
+	local d=$1 n=$2 orig m=$1/tools/testing/memblock i=0 t name objs="" decls="" calls=""
 	shift 2
 	rm -f "$m"/tests/mbd_test_*.c "$m"/tests/mbd_test_*.o
 	for t in "$@"; do
+		name=$(test_name "$t")
 		cp "$t" "$m/tests/mbd_test_$i.c"
 		objs+=" tests/mbd_test_$i.o"
-		decls+="int $(test_name "$t")_checks(void);"$'\n'
-		calls+="	case $i: $(test_name "$t")_checks(); break;"$'\n'
+		decls+="int ${name}_checks(void);"$'\n'
+		calls+="	case $i: ${name}_checks(); break;"$'\n'
 		i=$((i + 1))
 	done
 	# our main(): the suite's argument parsing, then the one test named
